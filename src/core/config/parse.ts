@@ -1,0 +1,163 @@
+/**
+ * Validates the raw `mcpHost.servers` value (VS Code does not validate settings at run time).
+ * One bad server never hides the good ones: each gets its own problems.
+ */
+import type { ConfigProblem, HttpDeclaration, ParseResult, ServerDeclaration, StdioDeclaration } from './types';
+import { checkVariables } from './variables';
+
+const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd']);
+const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'description', 'dev', 'gallery', 'version']);
+
+export function parseServers(raw: unknown): ParseResult {
+  const servers: ServerDeclaration[] = [];
+  const problems: ConfigProblem[] = [];
+  if (raw === undefined || raw === null) return { servers, problems };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push({ server: '', severity: 'error', message: 'The servers setting must be an object mapping server names to declarations, e.g. { "my-server": { "command": "npx", "args": ["-y", "pkg"] } }.' });
+    return { servers, problems };
+  }
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const own: ConfigProblem[] = [];
+    const decl = parseOne(name, value, own);
+    problems.push(...own);
+    if (decl && !own.some(p => p.severity === 'error')) servers.push(decl);
+  }
+  return { servers, problems };
+}
+
+function parseOne(name: string, value: unknown, problems: ConfigProblem[]): ServerDeclaration | undefined {
+  const error = (message: string, field?: string) => problems.push({ server: name, field, severity: 'error', message });
+  const warn = (message: string, field?: string) => problems.push({ server: name, field, severity: 'warning', message });
+
+  if (!name.trim()) error('A server needs a non-empty name.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    error(`The declaration must be an object with "command" (local server) or "url" (remote server).`);
+    return undefined;
+  }
+  const v = value as Record<string, unknown>;
+  let type = v.type;
+  if (type === undefined) {
+    if (v.command !== undefined && v.url !== undefined) {
+      error('Declares both "command" and "url": keep one, or set "type" to "stdio", "http" or "sse".', 'type');
+      return undefined;
+    }
+    type = v.url !== undefined ? 'http' : v.command !== undefined ? 'stdio' : undefined;
+    if (type === undefined) {
+      error('Needs "command" (a program to start, e.g. "npx") or "url" (a remote server\'s address).');
+      return undefined;
+    }
+  }
+  if (type === 'streamableHttp' || type === 'streamable-http') type = 'http';
+  if (type !== 'stdio' && type !== 'http' && type !== 'sse') {
+    error(`"type" must be "stdio", "http" or "sse", not ${JSON.stringify(type)}.`, 'type');
+    return undefined;
+  }
+
+  const disabled = v.disabled === undefined ? false : v.disabled;
+  if (typeof disabled !== 'boolean') error('"disabled" must be true or false.', 'disabled');
+  let timeoutMs: number | undefined;
+  if (v.timeout !== undefined) {
+    if (typeof v.timeout !== 'number' || !Number.isFinite(v.timeout) || v.timeout <= 0) error('"timeout" must be a positive number of seconds.', 'timeout');
+    else timeoutMs = Math.round(v.timeout * 1000);
+  }
+
+  const allowed = type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS;
+  for (const key of Object.keys(v)) {
+    if (allowed.has(key) || COMMON_FIELDS.has(key)) continue;
+    if (STDIO_FIELDS.has(key) || HTTP_FIELDS.has(key)) warn(`"${key}" is ignored for a ${type} server.`, key);
+    else warn(`Unknown field "${key}" is ignored.`, key);
+  }
+
+  const checkVars = (field: string, s: string) => { for (const m of checkVariables(s)) error(`${field}: ${m}.`, field); };
+  const base = { name, disabled: disabled === true, timeoutMs };
+
+  if (type === 'stdio') {
+    if (typeof v.command !== 'string' || !v.command.trim()) {
+      error('"command" must be a non-empty string: the program to start, e.g. "npx" or "node".', 'command');
+      return undefined;
+    }
+    checkVars('command', v.command);
+    const args = stringList(v.args, 'args', error);
+    args.forEach((a, i) => checkVars(`args[${i}]`, a));
+    const env = stringMap(v.env, 'env', error, true) as Record<string, string | null>;
+    for (const [k, val] of Object.entries(env)) if (val !== null) checkVars(`env.${k}`, val);
+    const envFile = optionalString(v.envFile, 'envFile', error);
+    if (envFile) checkVars('envFile', envFile);
+    const cwd = optionalString(v.cwd, 'cwd', error);
+    if (cwd) checkVars('cwd', cwd);
+    const decl: StdioDeclaration = { ...base, type, command: v.command, args, env, envFile, cwd };
+    return decl;
+  }
+
+  if (typeof v.url !== 'string' || !v.url.trim()) {
+    error('"url" must be the server\'s address, e.g. "https://example.com/mcp".', 'url');
+    return undefined;
+  }
+  checkVars('url', v.url);
+  if (!v.url.includes('${')) {
+    let parsed: URL | undefined;
+    try { parsed = new URL(v.url); } catch { error(`"url" is not a valid URL: ${v.url}`, 'url'); }
+    if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') error(`"url" must start with http:// or https://, not ${parsed.protocol}//`, 'url');
+  }
+  const headers = stringMap(v.headers, 'headers', error, false) as Record<string, string>;
+  for (const [k, val] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(k)) error(`headers: "${k}" is not a valid HTTP header name.`, `headers.${k}`);
+    checkVars(`headers.${k}`, val);
+  }
+  const decl: HttpDeclaration = { ...base, type, url: v.url, headers };
+  return decl;
+}
+
+function stringList(value: unknown, field: string, error: (m: string, f?: string) => void): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    error(`"${field}" must be a list of strings, e.g. ["-y", "package"].`, field);
+    return [];
+  }
+  return value.map((item, i) => {
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+    error(`${field}[${i}] must be a string, not ${describe(item)}.`, `${field}[${i}]`);
+    return '';
+  });
+}
+
+function stringMap(value: unknown, field: string, error: (m: string, f?: string) => void, allowNull: boolean): Record<string, string | null> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    error(`"${field}" must be an object of name → string value pairs.`, field);
+    return {};
+  }
+  const out: Record<string, string | null> = {};
+  for (const [k, item] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof item === 'string') out[k] = item;
+    else if (typeof item === 'number' || typeof item === 'boolean') out[k] = String(item);
+    else if (item === null && allowNull) out[k] = null;
+    else error(`${field}.${k} must be a string${allowNull ? ' (or null to remove the variable)' : ''}, not ${describe(item)}.`, `${field}.${k}`);
+  }
+  return out;
+}
+
+function optionalString(value: unknown, field: string, error: (m: string, f?: string) => void): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !value.trim()) {
+    error(`"${field}" must be a non-empty string (a path).`, field);
+    return undefined;
+  }
+  return value;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** A stable key of what makes a server (re)start, so `apply()` restarts only changed servers. */
+export function declarationKey(d: ServerDeclaration): string {
+  return JSON.stringify(d, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val)
+      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : val);
+}

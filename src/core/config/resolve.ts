@@ -1,0 +1,74 @@
+/** Turns a declaration into what a transport needs: variables substituted, environment built. */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
+import { substitute, VariableError } from './variables';
+import { parseEnvFile } from './envFile';
+
+export class ResolveError extends Error {
+  constructor(readonly field: string | undefined, message: string) { super(message); }
+}
+
+export interface Resolved {
+  readonly launch: ResolvedLaunch;
+  /** Values that came from `${input:…}`: logs and traces of this server redact them. */
+  readonly secrets: readonly string[];
+}
+
+export async function resolveDeclaration(decl: ServerDeclaration, ctx: VariableContext): Promise<Resolved> {
+  const inputs = new Map<string, string>();
+  const launch = await resolveLaunch(decl, ctx, inputs);
+  return { launch, secrets: [...inputs.values()] };
+}
+
+async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inputs: Map<string, string>): Promise<ResolvedLaunch> {
+  const sub = async (field: string, value: string) => {
+    try { return await substitute(value, ctx, decl.name, inputs); }
+    catch (e) { throw e instanceof VariableError ? new ResolveError(field, `${field}: ${e.message}`) : e; }
+  };
+
+  if (decl.type !== 'stdio') {
+    const raw = await sub('url', decl.url);
+    let url: URL;
+    try { url = new URL(raw); } catch { throw new ResolveError('url', `"url" is not a valid URL after substitution`); }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(decl.headers)) headers[k] = await sub(`headers.${k}`, v);
+    return { type: decl.type, url, headers };
+  }
+
+  const command = await sub('command', decl.command);
+  const args: string[] = [];
+  for (const [i, a] of decl.args.entries()) args.push(await sub(`args[${i}]`, a));
+
+  const folder = ctx.workspaceFolders[0]?.path;
+  let cwd: string | undefined = folder;
+  if (decl.cwd) {
+    const c = await sub('cwd', decl.cwd);
+    cwd = path.isAbsolute(c) ? c : path.resolve(folder ?? ctx.userHome, c);
+  }
+
+  // Minimal inherited environment (SDK's safe list), then envFile, then env: secrets of the
+  // editor's own environment never reach servers that did not ask for them.
+  const env: Record<string, string> = { ...getDefaultEnvironment() };
+  if (decl.envFile) {
+    const file = await sub('envFile', decl.envFile);
+    const abs = path.isAbsolute(file) ? file : path.resolve(folder ?? ctx.userHome, file);
+    let text: string;
+    try { text = await readFile(abs, 'utf8'); }
+    catch (e) { throw new ResolveError('envFile', `envFile ${abs} could not be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`); }
+    Object.assign(env, parseEnvFile(text));
+  }
+  const pathKey = Object.keys(env).find(k => k.toUpperCase() === 'PATH') ?? 'PATH';
+  for (const [k, v] of Object.entries(decl.env)) {
+    if (v === null) { delete env[k]; continue; }
+    const value = await sub(`env.${k}`, v);
+    if (k.toUpperCase() === 'PATH' && env[pathKey]) {
+      // A PATH in the declaration extends the inherited one (replacing it would lose node/npx).
+      env[pathKey] = `${env[pathKey]}${path.delimiter}${value}`;
+    } else {
+      env[k] = value;
+    }
+  }
+  return { type: 'stdio', command, args, env, cwd };
+}

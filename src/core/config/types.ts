@@ -1,0 +1,59 @@
+/** Server declarations in the shape of VS Code's `mcp.json`, plus our own `disabled` and `timeout`. */
+
+export type TransportType = 'stdio' | 'http' | 'sse';
+
+interface DeclarationBase {
+  /** Key of the server in `mcpHost.servers`; unique. */
+  readonly name: string;
+  readonly disabled: boolean;
+  /** Per-request timeout in milliseconds (settings give seconds). */
+  readonly timeoutMs?: number;
+}
+
+export interface StdioDeclaration extends DeclarationBase {
+  readonly type: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** `null` removes an inherited variable. */
+  readonly env: Readonly<Record<string, string | null>>;
+  readonly envFile?: string;
+  readonly cwd?: string;
+}
+
+export interface HttpDeclaration extends DeclarationBase {
+  readonly type: 'http' | 'sse';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type ServerDeclaration = StdioDeclaration | HttpDeclaration;
+
+export type ProblemSeverity = 'error' | 'warning';
+
+/** Something wrong with one server's declaration, in words a user can act on. */
+export interface ConfigProblem {
+  readonly server: string;
+  /** The offending field (`command`, `args[1]`, `env.TOKEN` …); absent for the whole declaration. */
+  readonly field?: string;
+  readonly severity: ProblemSeverity;
+  readonly message: string;
+}
+
+export interface ParseResult {
+  /** Every declaration without errors (warnings allowed), in settings order. */
+  readonly servers: readonly ServerDeclaration[];
+  readonly problems: readonly ConfigProblem[];
+}
+
+/** What `${…}` variables resolve against; supplied by the embedder. */
+export interface VariableContext {
+  readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
+  readonly userHome: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `${input:id}`: the core never prompts; the embedder asks or reads its secret store. */
+  resolveInput?(id: string, server: string): Promise<string | undefined>;
+}
+
+export type ResolvedLaunch =
+  | { readonly type: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string | undefined }
+  | { readonly type: 'http' | 'sse'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };

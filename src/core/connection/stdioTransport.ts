@@ -1,0 +1,130 @@
+/**
+ * stdio transport. Replaces the SDK's StdioClientTransport because we need: the child in its own
+ * process group (so stop kills the whole tree), stderr split into lines for the server's log, and
+ * non-JSON stdout lines logged instead of surfacing as protocol errors.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { terminateTree } from './processTree';
+
+export interface StdioLaunch {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
+
+const MAX_LINE = 64 * 1024 * 1024;
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Each complete stderr line (and a trailing partial line at exit). */
+  onstderr?: (line: string) => void;
+  /** A stdout line that is not a JSON-RPC message. */
+  onnoise?: (line: string) => void;
+
+  private child?: ChildProcess;
+  private closing = false;
+  exitInfo?: ExitInfo;
+
+  constructor(private readonly launch: StdioLaunch) {}
+
+  get pid(): number | undefined { return this.child?.pid; }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const isWin = process.platform === 'win32';
+      const child = spawn(this.launch.command, [...this.launch.args], {
+        env: this.launch.env,
+        cwd: this.launch.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: !isWin,
+        windowsHide: true,
+        // `npx`, `.cmd` shims need a shell on Windows.
+        shell: isWin && !/\.exe$/i.test(this.launch.command),
+      });
+      this.child = child;
+      child.once('error', err => {
+        const e = (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? new Error(`Could not start "${this.launch.command}": command not found. Check that it is installed and on PATH${this.launch.cwd ? `, or that cwd ${this.launch.cwd} exists` : ''}.`)
+          : err;
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', (code, signal) => {
+        this.exitInfo = { code, signal };
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin!.on('error', err => { if (!this.closing) this.onerror?.(err); });
+      lines(child.stdout!, line => this.handleLine(line));
+      lines(child.stderr!, line => this.onstderr?.(line));
+    });
+  }
+
+  private handleLine(line: string): void {
+    if (!line.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.onnoise?.(line);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error('Not connected'));
+    return new Promise(resolve => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return;
+    this.closing = true;
+    // Spec: close stdin, then SIGTERM, then SIGKILL — applied to the whole process group.
+    try { child.stdin?.end(); } catch { /* already closed */ }
+    const exited = await waitExit(child, 500);
+    if (!exited) await terminateTree(child, 2000);
+    else await terminateTree(child, 0);
+  }
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise(resolve => {
+    const t = setTimeout(() => { child.off('exit', onExit); resolve(false); }, ms);
+    const onExit = () => { clearTimeout(t); resolve(true); };
+    child.once('exit', onExit);
+  });
+}
+
+/** Splits a stream into lines without holding more than one partial line. */
+function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buf = '';
+  stream.setEncoding?.('utf8');
+  stream.on('data', (chunk: string) => {
+    if (chunk.indexOf('\n') < 0) {
+      buf += chunk;
+      if (buf.length > MAX_LINE) { onLine(buf); buf = ''; }
+      return;
+    }
+    const parts = (buf + chunk).split('\n');
+    buf = parts.pop()!;
+    for (const p of parts) onLine(p.endsWith('\r') ? p.slice(0, -1) : p);
+  });
+  stream.on('end', () => { if (buf) onLine(buf); buf = ''; });
+}

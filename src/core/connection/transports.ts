@@ -1,0 +1,23 @@
+/** Builds the transport for a resolved declaration; stdio output goes to the server's logger. */
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ResolvedLaunch } from '../config/types';
+import { redact, type Logger } from '../logger';
+import { StdioTransport } from './stdioTransport';
+
+export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[]): StdioTransport {
+  const t = new StdioTransport({ command: launch.command, args: launch.args, env: { ...launch.env }, cwd: launch.cwd });
+  // stderr is the server's own log output, not an error (many servers log everything there).
+  t.onstderr = line => logger.info(`[stderr] ${redact(line, secrets)}`);
+  t.onnoise = line => logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${redact(line.length > 500 ? line.slice(0, 500) + '…' : line, secrets)}`);
+  return t;
+}
+
+export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>): Transport {
+  const requestInit: RequestInit = { headers: { ...headers } };
+  return kind === 'http'
+    ? new StreamableHTTPClientTransport(url, { requestInit })
+    // The SSE transport adds requestInit's headers to its EventSource requests too.
+    : new SSEClientTransport(url, { requestInit });
+}

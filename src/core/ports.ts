@@ -1,0 +1,43 @@
+/**
+ * What the core needs from its embedder (VS Code, a CLI, a test). Every port is optional; a
+ * capability whose handler is absent is not declared to servers, and requests for it are refused.
+ */
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Event } from './events';
+import type { Logger } from './logger';
+import type { VariableContext } from './config/types';
+
+/** Identifies the server a request comes from, for consent UIs ("server X asks …"). */
+export interface ServerRef {
+  readonly name: string;
+  readonly title?: string;
+}
+
+export interface RootsPort {
+  /** Roots offered to `server` (workspace folders + user roots). */
+  getRoots(server: ServerRef): readonly Root[] | Promise<readonly Root[]>;
+  /** Fires when the roots may have changed; servers get `notifications/roots/list_changed`. */
+  readonly onDidChangeRoots: Event<void>;
+}
+
+/** Serves `sampling/createMessage`. Throw {@link UserRejectedError} when the user says no (→ error -1). */
+export type SamplingHandler = (server: ServerRef, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+
+/** Serves `elicitation/create` (form and URL modes). Return `{ action: 'decline' | 'cancel' }` when refused. */
+export type ElicitationHandler = (server: ServerRef, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+
+export interface HostPorts {
+  readonly clientInfo?: Implementation;
+  readonly roots?: RootsPort;
+  readonly sampling?: SamplingHandler;
+  readonly elicitation?: ElicitationHandler;
+  /** Variable context, including `${input:id}` resolution (the embedder prompts/stores secrets). */
+  readonly variables: VariableContext;
+  /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
+  createLogger?(server: string): Logger;
+}
+
+/** Thrown by a sampling handler when the user rejects; mapped to JSON-RPC error -1 as the spec says. */
+export class UserRejectedError extends Error {
+  constructor(message = 'The user rejected the request') { super(message); }
+}
