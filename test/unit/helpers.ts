@@ -88,3 +88,18 @@ export function isAlive(pid: number): boolean {
 export function text(result: { content?: unknown[] }): string {
   return (result.content ?? []).map(c => (c as { text?: string }).text ?? '').join('');
 }
+
+/** Starts a fixture server over Streamable HTTP on a free loopback port (it prints `LISTENING <port>`). */
+export async function startHttpFixture(name: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ url: string; child: import('node:child_process').ChildProcess }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [fixtureServer(name), '--http', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d; const m = /LISTENING (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+    child.once('exit', c => reject(new Error(`${name} exited with ${c} before listening`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
+/** A unique command-line marker so a test can find the processes it started in the OS process table. */
+export function marker(): string { return `--test-marker=${process.pid}-${Math.random().toString(36).slice(2)}`; }

@@ -125,8 +125,10 @@ export class ServerConnection extends Disposable {
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
     this.restartPolicy.reset();
+    const gen = ++this.generation;
+    this.setState('starting');
     await this.stopConnection();
-    await this.connect(++this.generation);
+    if (gen === this.generation) await this.connect(gen);
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,190 @@
+/** Crashes, hangs, noise and bad input: each stays inside its server while the host keeps going. */
+import * as assert from 'node:assert/strict';
+import { createTestHost, fixtureServer, isAlive, marker, node, processesWith, text, waitFor, waitForState } from './helpers';
+import { LogLevel } from '../../src/core';
+
+describe('failures: crashes', function () {
+  this.timeout(30_000);
+
+  it('restarts a crashed server automatically and it serves again', async () => {
+    const { host, loggers } = createTestHost();
+    try {
+      await host.apply({ c: node(fixtureServer('crashing')) });
+      const s = host.require('c');
+      const pid1 = s.pid;
+      const states: string[] = [];
+      s.onDidChangeState(e => states.push(e.state));
+      await assert.rejects(s.callTool('crash', { code: 7 }), /c: tools\/call failed: the process exited with code 7/);
+      await waitForState(s, 'running');
+      assert.deepEqual(states, ['starting', 'running']);
+      assert.notEqual(s.pid, pid1);
+      assert.equal(text(await s.callTool('echo', { text: 'back' })), 'back');
+      assert.match(loggers.get('c')!.text(), /exited with code 7; restarting in \d+ ms \(attempt 1 of 3\)/);
+    } finally { await host.shutdown(); }
+  });
+
+  it('rejects a request in flight at once when the server dies mid-request', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing')), timeout: 20 } });
+      const s = host.require('c');
+      const t0 = Date.now();
+      await assert.rejects(s.callTool('crash-later', { ms: 200, code: 2 }), (e: Error) => {
+        assert.match(e.message, /^c: tools\/call failed: the process exited with code 2 before the server answered/);
+        return true;
+      });
+      assert.ok(Date.now() - t0 < 5000, 'did not wait for the 20 s timeout');
+    } finally { await host.shutdown(); }
+  });
+
+  it('stops restarting after the budget and stays in error until started by hand', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing')), env: { FIXTURE_CRASH_ON_START: '1' } } });
+      const s = host.require('c');
+      await waitForState(s, 'error');
+      assert.match(s.message!, /Stopped after 3 automatic restarts within 60 s \(last: exited during initialization: the process exited with code 3\)/);
+      // A manual start resets the budget and tries again.
+      const p = s.start();
+      assert.equal(s.state, 'starting');
+      await p;
+      await waitForState(s, 'error');
+    } finally { await host.shutdown(); }
+  });
+
+  it('kills the whole process tree on stop', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_SPAWN_GRANDCHILD: '1' } } });
+      const s = host.require('c');
+      const { pid, grandchildPid } = JSON.parse(text(await s.callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      assert.ok(isAlive(pid) && isAlive(grandchildPid));
+      await s.stop();
+      assert.equal(s.state, 'stopped');
+      await waitFor(() => !isAlive(pid) && !isAlive(grandchildPid), 'server and grandchild gone', 5000);
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+});
+
+describe('failures: hangs and timeouts', function () {
+  this.timeout(30_000);
+
+  it('times out a hanging request, cancels it on the server, and keeps the connection', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.3 } });
+      const s = host.require('h');
+      await assert.rejects(s.callTool('hang', {}), /h: tools\/call timed out \(300 ms\); the request was cancelled/);
+      const ac = new AbortController();
+      const p = s.callTool('hang', {}, { signal: ac.signal, timeoutMs: 10_000 });
+      setTimeout(() => ac.abort(), 100);
+      await assert.rejects(p);
+      await waitFor(async () => (JSON.parse(text(await s.callTool('cancelled-count', {}))) as { hangCancelled: number }).hangCancelled === 2, 'both cancellations seen by the server');
+      assert.equal(s.state, 'running');
+    } finally { await host.shutdown(); }
+  });
+
+  it('lets progress reset the timeout', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.4 } });
+      const s = host.require('h');
+      let n = 0;
+      const r = await s.callTool('slow', { ms: 1200, progressEvery: 100 }, { onprogress: () => n++ });
+      assert.ok(!r.isError);
+      assert.ok(n >= 5, `progress seen ${n} times`);
+      await assert.rejects(s.callTool('slow', { ms: 1200 }), /timed out/);
+    } finally { await host.shutdown(); }
+  });
+
+  it('gives up on a server that never answers initialize and kills it', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({ h: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' }, timeout: 0.5 } });
+      const s = host.require('h');
+      assert.equal(s.state, 'error');
+      assert.match(s.message!, /Did not answer initialize in time/);
+      await waitFor(() => processesWith(m).length === 0, 'hung server killed', 5000);
+    } finally { await host.shutdown(); }
+  });
+
+  it('escalates to SIGKILL for a server that ignores SIGTERM', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({ h: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_IGNORE_SIGTERM: '1' } } });
+      assert.equal(processesWith(m).length, 1);
+      await host.require('h').stop();
+      assert.deepEqual(processesWith(m), []);
+    } finally { await host.shutdown(); }
+  });
+});
+
+describe('failures: noise, logs and environment', function () {
+  this.timeout(30_000);
+
+  it('logs garbage stdout lines and stderr floods while the connection survives', async () => {
+    const { host, loggers } = createTestHost();
+    try {
+      await host.apply({ n: { ...node(fixtureServer('noisy')), env: { FIXTURE_STDERR_LINES: '3000' } } });
+      const s = host.require('n');
+      assert.equal(s.state, 'running', s.message);
+      await s.callTool('garbage', {});
+      assert.equal(s.state, 'running');
+      const log = loggers.get('n')!;
+      await waitFor(() => log.text().includes('stderr-marker'), 'stderr marker');
+      assert.ok(log.lines.filter(l => l.message.startsWith('[stderr]')).length >= 3000, 'every stderr line is logged');
+      assert.ok(log.lines.filter(l => l.message.startsWith('[stderr]')).every(l => l.level === 'info'), 'stderr is output, not errors');
+      assert.ok(log.lines.some(l => l.level === 'warn' && /\[stdout\] ignored a line that is not JSON-RPC/.test(l.message)));
+    } finally { await host.shutdown(); }
+  });
+
+  it('maps notifications/message levels and follows the logger level with logging/setLevel', async () => {
+    const { host, loggers } = createTestHost({}, {}, LogLevel.Info);
+    try {
+      await host.apply({ n: { ...node(fixtureServer('noisy')), env: { FIXTURE_STDERR_LINES: '0' } } });
+      const s = host.require('n');
+      const log = loggers.get('n')!;
+      await waitFor(async () => text(await s.callTool('get-log-level', {})).includes('info'), 'level info sent at start');
+      await s.callTool('log', { level: 'warning', message: 'careful', logger: 'fx' });
+      await s.callTool('log', { level: 'error', message: 'broken' });
+      await waitFor(() => log.text().includes('broken'), 'messages');
+      assert.ok(log.lines.some(l => l.level === 'warn' && l.message === '[fx] careful'));
+      assert.ok(log.lines.some(l => l.level === 'error' && l.message.endsWith('broken')));
+      log.setLevel(LogLevel.Error);
+      await waitFor(async () => text(await s.callTool('get-log-level', {})).includes('error'), 'level follows the logger');
+    } finally { await host.shutdown(); }
+  });
+
+  it('gives stdio servers a minimal environment plus what they declare, and the declared cwd', async () => {
+    const { host } = createTestHost();
+    process.env.MCP_HOST_TEST_EDITOR_SECRET = 'should-not-leak';
+    try {
+      await host.apply({ n: { ...node(fixtureServer('noisy')), env: { FIXTURE_STDERR_LINES: '0', DECLARED: 'yes', HOME: null }, cwd: 'test' } });
+      const s = host.require('n');
+      const env = JSON.parse(text(await s.callTool('env', {}))) as Record<string, string>;
+      assert.equal(env.DECLARED, 'yes');
+      assert.equal(env.MCP_HOST_TEST_EDITOR_SECRET, undefined, 'editor environment is not inherited');
+      assert.equal(env.HOME, undefined, 'null removes a default variable');
+      assert.ok(env.PATH);
+      assert.match(text(await s.callTool('cwd', {})), /\/test$/);
+    } finally {
+      delete process.env.MCP_HOST_TEST_EDITOR_SECRET;
+      await host.shutdown();
+    }
+  });
+
+  it('reports a command that does not exist without retrying', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ missing: { command: 'definitely-not-a-command-xyz' } });
+      const s = host.require('missing');
+      assert.equal(s.state, 'error');
+      assert.match(s.message!, /command not found/);
+      await assert.rejects(s.callTool('x'), /missing: cannot send tools\/call: the server is error/);
+    } finally { await host.shutdown(); }
+  });
+});
