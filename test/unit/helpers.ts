@@ -77,7 +77,7 @@ export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | u
 
 /** Live pids whose command line contains `marker` (reads the OS process table). */
 export function processesWith(marker: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  const out = execFileSync('ps', ['-ww', '-eo', 'pid=,args='], { encoding: 'utf8' });
   return out.split('\n').filter(l => l.includes(marker) && !l.includes('ps -eo')).map(l => parseInt(l.trim(), 10)).filter(n => !Number.isNaN(n));
 }
 

@@ -44,6 +44,8 @@ export interface ConnectionOptions {
   readonly restart?: RestartOptions;
   /** Default per-request timeout when the declaration sets none (ms). Progress resets it. */
   readonly defaultTimeoutMs?: number;
+  /** How long a server may take to start and answer `initialize` (ms); includes process start-up. */
+  readonly startTimeoutMs?: number;
   /** Upper bound for a request that keeps reporting progress (ms). */
   readonly maxTotalTimeoutMs?: number;
   readonly listChangedDebounceMs?: number;
@@ -236,7 +238,7 @@ export class ServerConnection extends Disposable {
       const client = this.createClient();
       this.logger.info(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`);
       try {
-        await client.connect(transport, { timeout: this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000 });
+        await client.connect(transport, { timeout: this.options.startTimeoutMs ?? 60_000 });
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
@@ -408,7 +410,7 @@ export class ServerConnection extends Disposable {
   }
 
   private describeStartError(err: unknown, kind: string): string {
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return `Did not answer initialize in time; the server was stopped.`;
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return `Did not answer initialize within ${Math.round((this.options.startTimeoutMs ?? 60_000) / 1000)} s; the server was stopped.`;
     if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     if (cause === 'ECONNREFUSED') return `Could not connect: nothing is listening at ${(this._declaration as { url?: string }).url}.`;
