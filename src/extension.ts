@@ -1,7 +1,40 @@
+/**
+ * activate/deactivate only: build the environment, construct the core, wire the adapters.
+ * Servers start in the background so activation stays fast.
+ */
 import * as vscode from 'vscode';
+import type { McpHostApi } from './vscode/api';
+import { registerCommands } from './vscode/commands';
+import { HostController } from './vscode/hostController';
+import { InputStore } from './vscode/inputs';
+import { ServerLogs } from './vscode/logs';
+import { WorkspaceRoots } from './vscode/roots';
+import { ServersStatusBar } from './vscode/statusBar';
+import { ServersView } from './vscode/views/serversView';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Wired to the host core in src/vscode (see issue "Extension shell").
+let controller: HostController | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpHostApi {
+  const logs = new ServerLogs();
+  const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
+  const inputs = new InputStore(context.secrets, context.globalState);
+  const roots = new WorkspaceRoots(message => hostLog.warn(message));
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'));
+  const view = new ServersView(controller);
+  context.subscriptions.push(
+    logs, hostLog, roots, view,
+    vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: view, showCollapseAll: false }),
+    new ServersStatusBar(controller),
+    ...registerCommands({ controller, logs, inputs }),
+  );
+  void controller.reload();
+  const c = controller;
+  return { version: 0, host: c.host, logUri: context.logUri.toString(), reload: () => c.reload() };
 }
 
-export function deactivate(): void {}
+/** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */
+export async function deactivate(): Promise<void> {
+  const c = controller;
+  controller = undefined;
+  if (c) await c.host.shutdown();
+}

@@ -12,9 +12,9 @@ export interface Logger {
   info(message: string, ...args: unknown[]): void;
   warn(message: string, ...args: unknown[]): void;
   error(message: string | Error, ...args: unknown[]): void;
-  /** Current level; when absent the core assumes Info. */
-  readonly logLevel?: LogLevel;
-  readonly onDidChangeLogLevel?: Event<LogLevel>;
+  /** Current level in {@link LogLevel} numbering (plain numbers so `vscode.LogLevel` fits); absent = Info. */
+  readonly logLevel?: number;
+  readonly onDidChangeLogLevel?: Event<number>;
 }
 
 export const nullLogger: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -32,7 +32,7 @@ export function logMcpMessage(logger: Logger, level: McpLogLevel, text: string):
 }
 
 /** Our log level → the lowest MCP level the server should send (`logging/setLevel`). */
-export function toMcpLevel(level: LogLevel | undefined): McpLogLevel {
+export function toMcpLevel(level: number | undefined): McpLogLevel {
   switch (level ?? LogLevel.Info) {
     case LogLevel.Trace: case LogLevel.Debug: return 'debug';
     case LogLevel.Info: return 'info';

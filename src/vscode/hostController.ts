@@ -1,0 +1,71 @@
+/**
+ * Owns the running McpHost inside VS Code: applies settings live (only changed servers restart),
+ * honours Workspace Trust, and tells the user about failures with a "Show Log" action.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { Disposable, Emitter, McpHost, type ConfigProblem, type HostPorts } from '../core';
+import { readServers, SECTION, type DeclarationScope } from './config';
+import type { InputStore } from './inputs';
+import type { ServerLogs } from './logs';
+import type { WorkspaceRoots } from './roots';
+
+export class HostController extends Disposable {
+  readonly host: McpHost;
+  private _untrusted: readonly string[] = [];
+  private _scopes: ReadonlyMap<string, DeclarationScope> = new Map();
+  private applying: Promise<unknown> = Promise.resolve();
+  private readonly _onDidChange = this._register(new Emitter<void>());
+  /** Anything shown in the views changed (servers, states, catalogs, problems). */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string) {
+    super();
+    const ports: HostPorts = {
+      clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
+      roots,
+      variables: {
+        get workspaceFolders() { return (vscode.workspace.workspaceFolders ?? []).map(f => ({ name: f.name, path: f.uri.fsPath })); },
+        userHome: os.homedir(),
+        env: process.env,
+        resolveInput: (id, server) => inputs.resolve(id, server),
+      },
+      createLogger: name => logs.get(name),
+    };
+    this.host = new McpHost({ ports });
+    this._register(this.host);
+    this._register(this.host.onDidChangeServers(() => this._onDidChange.fire()));
+    this._register(this.host.onDidChangeCatalog(() => this._onDidChange.fire()));
+    this._register(this.host.onDidChangeState(e => {
+      this._onDidChange.fire();
+      if (e.state === 'error' && e.previous !== 'error') this.notifyError(e.server, e.message ?? vscode.l10n.t('failed'));
+    }));
+    this._register(vscode.workspace.onDidChangeConfiguration(e => {
+      if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();
+    }));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
+  }
+
+  get untrusted(): readonly string[] { return this._untrusted; }
+  get problems(): readonly ConfigProblem[] { return this.host.problems; }
+  scopeOf(name: string): DeclarationScope | undefined { return this._scopes.get(name); }
+
+  /** Re-reads settings and applies them; serialised so rapid edits apply in order. */
+  reload(): Promise<unknown> {
+    this.applying = this.applying.then(async () => {
+      const { allowed, untrusted, scopes } = readServers();
+      this._untrusted = untrusted;
+      this._scopes = scopes;
+      await this.host.apply(allowed);
+      this._onDidChange.fire();
+    }).catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not apply the servers setting: {0}', String(e))));
+    return this.applying;
+  }
+
+  private notifyError(server: string, message: string): void {
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}": {1}', server, message), showLog).then(choice => {
+      if (choice === showLog) this.logs.show(server);
+    });
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Data of the Servers view, apart from the provider: one node per server, per broken declaration
+ * and per server withheld by Workspace Trust. `contextValue`s are composite (`server:running`).
+ */
+import type { ConfigProblem, ServerConnection } from '../../core';
+import type { HostController } from '../hostController';
+
+export type ServerNode =
+  | { readonly kind: 'server'; readonly name: string; readonly conn: ServerConnection }
+  | { readonly kind: 'problem'; readonly name: string; readonly problems: readonly ConfigProblem[] }
+  | { readonly kind: 'untrusted'; readonly name: string };
+
+export function serverNodes(controller: HostController): ServerNode[] {
+  const nodes: ServerNode[] = controller.host.servers.map(conn => ({ kind: 'server', name: conn.name, conn }));
+  const byServer = new Map<string, ConfigProblem[]>();
+  for (const p of controller.problems) {
+    if (p.severity !== 'error') continue;
+    const list = byServer.get(p.server) ?? [];
+    list.push(p);
+    byServer.set(p.server, list);
+  }
+  for (const [name, problems] of byServer) nodes.push({ kind: 'problem', name, problems });
+  for (const name of controller.untrusted) nodes.push({ kind: 'untrusted', name });
+  return nodes.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function countsText(conn: ServerConnection): string {
+  const parts: string[] = [];
+  const n = (k: 'tools' | 'resources' | 'prompts', one: string, many: string) => {
+    const c = conn.catalog.get(k).length;
+    if (c) parts.push(`${c} ${c === 1 ? one : many}`);
+  };
+  n('tools', 'tool', 'tools');
+  n('resources', 'resource', 'resources');
+  n('prompts', 'prompt', 'prompts');
+  return parts.join(', ');
+}

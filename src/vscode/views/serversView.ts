@@ -1,0 +1,92 @@
+/** The Servers view: state icon, transport and counts (or the error), tooltip with server details. */
+import * as vscode from 'vscode';
+import type { ServerConnection } from '../../core';
+import type { HostController } from '../hostController';
+import { countsText, serverNodes, type ServerNode } from './serversTree';
+
+export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly subscription: vscode.Disposable;
+  private refreshTimer?: NodeJS.Timeout;
+
+  constructor(private readonly controller: HostController) {
+    // Coalesce bursts (catalog refreshes of many servers) into one repaint.
+    const sub = controller.onDidChange(() => {
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => this._onDidChangeTreeData.fire(), 30);
+    });
+    this.subscription = { dispose: () => sub.dispose() };
+  }
+
+  getChildren(node?: ServerNode): ServerNode[] {
+    return node ? [] : serverNodes(this.controller);
+  }
+
+  getTreeItem(node: ServerNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.kind}:${node.name}`;
+    if (node.kind === 'problem') {
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+      item.description = node.problems[0].message;
+      item.tooltip = new vscode.MarkdownString(node.problems.map(p => `- ${p.field ? `\`${p.field}\`: ` : ''}${p.message}`).join('\n'));
+      item.contextValue = 'problem';
+      item.command = { command: 'mcpHost.openServerDeclaration', title: vscode.l10n.t('Open Declaration'), arguments: [node] };
+      return item;
+    }
+    if (node.kind === 'untrusted') {
+      item.iconPath = new vscode.ThemeIcon('workspace-untrusted');
+      item.description = vscode.l10n.t('Not started: this workspace is not trusted');
+      item.tooltip = vscode.l10n.t('Servers declared in workspace settings start only in a trusted workspace. Click to manage Workspace Trust.');
+      item.contextValue = 'untrusted';
+      item.command = { command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') };
+      return item;
+    }
+    const conn = node.conn;
+    item.iconPath = stateIcon(conn);
+    item.description = describe(conn);
+    item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
+    item.contextValue = `server:${conn.state}`;
+    return item;
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    this.subscription.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+}
+
+function stateIcon(conn: ServerConnection): vscode.ThemeIcon {
+  switch (conn.state) {
+    case 'running': return new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('testing.iconPassed'));
+    case 'starting': return new vscode.ThemeIcon('loading~spin');
+    case 'error': return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+    default: return new vscode.ThemeIcon('circle-outline');
+  }
+}
+
+function describe(conn: ServerConnection): string {
+  const transport = conn.transportKind ?? conn.declaration.type;
+  switch (conn.state) {
+    case 'running': { const c = countsText(conn); return c ? `${transport} · ${c}` : transport; }
+    case 'starting': return conn.message ?? vscode.l10n.t('starting…');
+    case 'error': return conn.message ?? vscode.l10n.t('error');
+    default: return conn.declaration.disabled ? vscode.l10n.t('disabled') : vscode.l10n.t('stopped');
+  }
+}
+
+function tooltip(conn: ServerConnection, scope: string | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  const info = conn.serverInfo;
+  md.appendMarkdown(`**${escape(info?.title ?? info?.name ?? conn.name)}**${info?.version ? ` ${escape(info.version)}` : ''}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('State')}: ${conn.state}${conn.message ? ` — ${escape(conn.message)}` : ''}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('Transport')}: ${conn.transportKind ?? conn.declaration.type}`);
+  if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
+  if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
+  md.appendMarkdown('\n\n');
+  if (conn.instructions) md.appendMarkdown(`---\n\n${escape(conn.instructions.slice(0, 1500))}`);
+  return md;
+}
+
+function escape(s: string): string { return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&'); }
