@@ -1,0 +1,122 @@
+// `npm test`: build, unit tests in plain Node, then integration tests inside a real VS Code
+// (code-server + headless Chromium, installed on first use by test/rig/install.mjs).
+// Prints every suite's results and ends with exactly one line `N passed, N failed` (all suites).
+// Exit code 0 only when every suite ran and nothing failed; a suite that could not run counts as one failure.
+//
+// Environment: MCP_HOST_TEST_GREP (only matching tests, both suites), MCP_HOST_TEST_CACHE (install
+// cache), MCP_HOST_TEST_RUN_TIMEOUT_MS (whole integration run), MCP_HOST_TEST_TIMEOUT_MS (per test).
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstalled, PrerequisiteError } from './rig/install.mjs';
+import { integrationRuns, report, runIntegration } from './rig/runIntegration.mjs';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const UNIT_TIMEOUT_MS = 15 * 60_000;
+const t0 = Date.now();
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** @type {{name: string, passed: number, failed: number, ms: number, error?: string}[]} */
+const suites = [];
+
+function heading(s) {
+  console.log(`\n=== ${s} ===`);
+}
+
+function run(cmd, args, { timeoutMs } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', detached: !!timeoutMs });
+    let timedOut = false;
+    const timer = timeoutMs && setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    }, timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); resolve({ code: -1, error: e.message }); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, error: timedOut ? `timed out after ${secs(timeoutMs)}` : code === 0 ? undefined : `exited with ${signal ?? code}` });
+    });
+  });
+}
+
+async function build() {
+  for (const script of ['build', 'build:tests']) {
+    heading(`npm run ${script}`);
+    const r = await run('npm', ['run', '--silent', script]);
+    if (r.error) return `npm run ${script} ${r.error}`;
+  }
+  return undefined;
+}
+
+async function unitSuite() {
+  heading('unit tests (plain Node)');
+  const start = Date.now();
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-unit-'));
+  const resultsFile = path.join(tmp, 'results.json');
+  const grep = process.env.MCP_HOST_TEST_GREP;
+  const r = await run(process.execPath, ['test/rig/runUnit.mjs', '--results', resultsFile, ...(grep ? ['--grep', grep] : [])], { timeoutMs: UNIT_TIMEOUT_MS });
+  let results;
+  try { results = JSON.parse(await fs.readFile(resultsFile, 'utf8')); } catch { /* never written */ }
+  await fs.rm(tmp, { recursive: true, force: true });
+  const suite = { name: 'unit', passed: results?.passed ?? 0, failed: results?.failed ?? 0, ms: Date.now() - start };
+  if (!results) suite.error = `the unit runner wrote no results (${r.error ?? 'no error reported'})`;
+  else if (!results.finished) suite.error = `the unit run did not finish (${r.error ?? 'unknown reason'})`;
+  if (results?.failures?.length) {
+    console.log('\n  unit failures:');
+    for (const f of results.failures) console.log(`  ✗ ${f.title}\n      ${f.error}`);
+  }
+  return suite;
+}
+
+async function integrationSuites() {
+  heading('integration tests (VS Code via code-server + Chromium)');
+  const start = Date.now();
+  try {
+    await ensureInstalled();
+  } catch (e) {
+    return [{ name: 'integration', passed: 0, failed: 0, ms: Date.now() - start,
+      error: `${e instanceof PrerequisiteError ? 'missing prerequisite: ' : 'installing the test VS Code failed: '}${e.message}` }];
+  }
+  let runs;
+  try {
+    runs = await integrationRuns();
+  } catch (e) {
+    return [{ name: 'integration', passed: 0, failed: 0, ms: Date.now() - start, error: `test/integration/runs.mjs: ${e.message}` }];
+  }
+  const suites = [];
+  for (const run of runs) {
+    const runStart = Date.now();
+    if (runs.length > 1) console.log(`\n--- run: ${run.name} ---`);
+    const result = await runIntegration({ ...run, grep: process.env.MCP_HOST_TEST_GREP }).catch((e) => ({
+      passed: 0, failed: 0, tests: [], failures: [], error: e, timings: {},
+    }));
+    report(result);
+    console.log(`  timings (ms since start): ${JSON.stringify(result.timings)}; artifacts in .test-artifacts/${run.name}-*`);
+    suites.push({ name: run.name, passed: result.passed, failed: result.failed, ms: Date.now() - runStart, error: result.error?.message });
+  }
+  return suites;
+}
+
+const buildError = await build();
+if (buildError) {
+  suites.push({ name: 'build', passed: 0, failed: 0, ms: Date.now() - t0, error: buildError });
+} else {
+  suites.push(await unitSuite());
+  suites.push(...await integrationSuites());
+}
+
+heading('summary');
+let passed = 0;
+let failed = 0;
+for (const s of suites) {
+  passed += s.passed;
+  failed += s.failed + (s.error ? 1 : 0);
+  const counts = `${s.passed} passing, ${s.failed} failing`;
+  console.log(`  ${s.name.padEnd(12)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(12)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
+}
+if (buildError) console.log('  unit and integration tests were not run because the build failed');
+console.log(`  total time ${secs(Date.now() - t0)}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
