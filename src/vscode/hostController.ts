@@ -19,7 +19,8 @@ export class HostController extends Disposable {
   /** Anything shown in the views changed (servers, states, catalogs, problems). */
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string) {
+  /** `features` adds ports owned by feature modules (sampling, elicitation) without touching this file. */
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation'>> = {}) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
@@ -31,6 +32,7 @@ export class HostController extends Disposable {
         resolveInput: (id, server) => inputs.resolve(id, server),
       },
       createLogger: name => logs.get(name),
+      ...features,
     };
     this.host = new McpHost({ ports });
     this._register(this.host);
