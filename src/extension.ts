@@ -5,12 +5,14 @@
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
 import { registerCommands } from './vscode/commands';
+import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
 import { InputStore } from './vscode/inputs';
 import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
+import { quickInputProbe } from './vscode/multiStepInput';
 
 let controller: HostController | undefined;
 
@@ -19,7 +21,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
-  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'));
+  const elicitation = new ElicitationUi({ log: name => logs.get(name) });
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler });
+  elicitation.attach(controller.host);
+  context.subscriptions.push(elicitation);
   const view = new ServersView(controller);
   context.subscriptions.push(
     logs, hostLog, roots, view,
@@ -29,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   );
   void controller.reload();
   const c = controller;
-  return { version: 0, host: c.host, logUri: context.logUri.toString(), reload: () => c.reload() };
+  return { version: 0, host: c.host, logUri: context.logUri.toString(), reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */

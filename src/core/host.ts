@@ -44,6 +44,9 @@ export class McpHost extends Disposable {
   readonly onDidChangeCatalog: Event<CatalogChange> = this._onDidChangeCatalog.event;
   private readonly _onDidUpdateResource = this._register(new Emitter<{ server: string; uri: string }>());
   readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this._onDidUpdateResource.event;
+  private readonly _onDidCompleteElicitation = this._register(new Emitter<{ server: string; elicitationId: string }>());
+  /** A server sent `notifications/elicitation/complete` (a URL elicitation finished out of band). */
+  readonly onDidCompleteElicitation: Event<{ server: string; elicitationId: string }> = this._onDidCompleteElicitation.event;
 
   constructor(private readonly options: HostOptions) {
     super();
@@ -119,6 +122,7 @@ export class McpHost extends Disposable {
       conn.onDidChangeState(e => this._onDidChangeState.fire(e)),
       conn.catalog.onDidChange(kind => this._onDidChangeCatalog.fire({ server: conn.name, kind })),
       conn.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: conn.name, uri })),
+      conn.onDidCompleteElicitation(elicitationId => this._onDidCompleteElicitation.fire({ server: conn.name, elicitationId })),
       conn,
     ];
   }

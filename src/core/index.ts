@@ -10,3 +10,4 @@ export { ServerConnection, type ServerState, type StateChange, type CallOptions,
 export { ServerError } from './connection/errors';
 export { defaultRestartOptions, type RestartOptions } from './connection/restartPolicy';
 export type { CatalogKind } from './catalog/serverCatalog';
+export * from './elicitation';

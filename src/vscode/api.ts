@@ -4,6 +4,7 @@
  * "Tools for chat" issue).
  */
 import type { McpHost } from '../core';
+import type { McpHostTestHooks } from './testHooks';
 
 export interface McpHostApi {
   readonly version: 0;
@@ -12,4 +13,6 @@ export interface McpHostApi {
   readonly logUri: string;
   /** Applies the current settings and resolves when every server start has settled. */
   reload(): Promise<unknown>;
+  /** Hooks for MCP Host's own integration tests (see testHooks.ts); not a stable API. */
+  readonly testing?: McpHostTestHooks;
 }

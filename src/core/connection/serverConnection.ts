@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, EmptyResultSchema, ErrorCode,
+  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, EmptyResultSchema, ErrorCode,
   GetPromptResultSchema, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListRootsRequestSchema,
   ListToolsResultSchema, LoggingMessageNotificationSchema, McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema,
   ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
@@ -87,6 +87,9 @@ export class ServerConnection extends Disposable {
   private readonly _onDidUpdateResource = this._register(new Emitter<string>());
   /** `notifications/resources/updated` for a subscribed URI. */
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
+  private readonly _onDidCompleteElicitation = this._register(new Emitter<string>());
+  /** `notifications/elicitation/complete`: the URL elicitation with this id finished out of band. */
+  readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
 
   constructor(readonly name: string, private _declaration: ServerDeclaration, private readonly options: ConnectionOptions) {
     super();
@@ -304,6 +307,7 @@ export class ServerConnection extends Disposable {
       this.catalog.scheduleRefresh('resourceTemplates');
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => this._onDidCompleteElicitation.fire(n.params.elicitationId));
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       logMcpMessage(this.logger, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, this.secrets)}`);

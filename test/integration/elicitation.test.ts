@@ -1,0 +1,369 @@
+/**
+ * Elicitation in a real VS Code: server-everything's trigger-elicitation-request (every field type)
+ * and trigger-url-elicitation, plus the eliciting fixture for completion notifications, -32042 and
+ * edge cases. The flows are driven like a keyboard user would: workbench quick-input commands to move,
+ * accept, go back and close; typed text goes into the InputBox through the test hook `api.testing`
+ * (the extension host cannot type into the workbench).
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConnection } from '../../src/core';
+import type { McpHostApi } from '../../src/vscode/api';
+import type { McpHostTestHooks } from '../../src/vscode/testHooks';
+import { activateMcpHost, setSetting, waitFor } from './helpers';
+
+const repo = path.resolve(__dirname, '../../..');
+const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const elicitingFixture = path.join(repo, 'out/test/fixtures/servers/eliciting.js');
+const nodeServer = (script: string) => ({ command: process.execPath, args: [script] });
+
+type Item = vscode.QuickPickItem;
+type Pick = vscode.QuickPick<Item>;
+
+let api: McpHostApi;
+let hooks: McpHostTestHooks;
+let opened: string[] = [];
+let lastInput: vscode.QuickInput | undefined;
+
+function isPick(i: vscode.QuickInput): i is Pick { return 'items' in i; }
+function isBox(i: vscode.QuickInput): i is vscode.InputBox { return 'prompt' in i && !('items' in i); }
+
+/** The next input a flow shows (a new object per step). */
+async function next(): Promise<vscode.QuickInput> {
+  const input = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== lastInput ? a : undefined; }, 10_000, 'the next quick input');
+  lastInput = input;
+  await sleep(50); // let the workbench render it before commands target it
+  return input;
+}
+async function nextBox(): Promise<vscode.InputBox> {
+  const i = await next();
+  assert.ok(isBox(i), `expected an InputBox, got a QuickPick titled ${i.title}`);
+  return i;
+}
+async function nextPick(): Promise<Pick> {
+  const i = await next();
+  assert.ok(isPick(i), `expected a QuickPick, got an InputBox titled ${i.title}`);
+  return i;
+}
+
+const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+async function type(box: vscode.InputBox, text: string): Promise<void> {
+  box.value = text;
+  await accept();
+}
+
+/** Moves the highlight with workbench.action.quickOpenSelectNext until `label` is active, then accepts. */
+async function choose(qp: Pick, label: RegExp): Promise<void> {
+  for (let i = 0; i <= qp.items.length + 1; i++) {
+    if (qp.activeItems[0] && label.test(qp.activeItems[0].label)) { await accept(); return; }
+    const before = qp.activeItems[0];
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await waitFor(() => qp.activeItems[0] !== before, 2000, 'the highlight to move');
+  }
+  assert.fail(`no item matching ${label} in ${qp.items.map(i => i.label).join(' | ')}`);
+}
+
+function labels(qp: Pick): string[] { return qp.items.filter(i => i.kind !== vscode.QuickPickItemKind.Separator).map(i => i.label); }
+
+/** The ElicitResult server-everything echoes as "Raw result: {…}". */
+function rawResult(r: CallToolResult): unknown {
+  const text = r.content.map(c => (c.type === 'text' ? c.text : '')).join('');
+  const at = text.indexOf('Raw result: ');
+  assert.ok(at >= 0, text);
+  return JSON.parse(text.slice(at + 'Raw result: '.length));
+}
+const fixtureJson = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text);
+
+function server(name: string): ServerConnection { return api.host.require(name); }
+
+describe('elicitation', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    api = (await activateMcpHost<McpHostApi>()).exports;
+    assert.ok(api.testing, 'the API exposes test hooks');
+    hooks = api.testing;
+    await setSetting('mcpHost.servers', { everything: nodeServer(everythingBin), fixture: nodeServer(elicitingFixture) });
+    await api.reload();
+    await waitFor(() => server('everything').tool('trigger-elicitation-request') && server('fixture').tool('needs-url'), 15_000, 'elicitation tools');
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await setSetting('mcpHost.servers', undefined);
+    await api.reload();
+  });
+  beforeEach(() => {
+    opened = [];
+    hooks.elicitation.openExternal = async url => { opened.push(url); return true; };
+    lastInput = hooks.quickInput.active;
+  });
+  // A failed test may leave its flow open; closing it cancels that flow so the next test starts clean.
+  afterEach(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));
+
+  describe('form mode (server-everything trigger-elicitation-request)', () => {
+    it('asks every field type step by step, rejects invalid input, and sends the typed and picked values', async () => {
+      const call = server('everything').callTool('trigger-elicitation-request', {});
+
+      const name = await nextBox();
+      assert.match(name.title ?? '', /MCP server "Everything Reference Server \(everything\)" asks: Please provide inputs for the following fields:/);
+      assert.deepEqual([name.step, name.totalSteps], [1, 14]);
+      assert.match(name.prompt ?? '', /^String — Your full, legal name/);
+      await type(name, '');
+      await waitFor(() => name.validationMessage === 'String is required.', 5000, 'required message');
+      assert.equal(hooks.quickInput.active, name, 'an empty required field keeps the step open');
+      await type(name, 'Ada Lovelace');
+
+      const check = await nextPick();
+      assert.deepEqual(labels(check), ['Yes', 'No', '$(debug-step-over) Skip']);
+      assert.match(check.placeholder ?? '', /Boolean \(optional\) — Agree to the terms/);
+      await choose(check, /^Yes$/);
+
+      const firstLine = await nextBox();
+      assert.equal(firstLine.value, 'It was a dark and stormy night.', 'default prefilled');
+      await accept();
+
+      const email = await nextBox();
+      assert.match(email.prompt ?? '', /\[email address\]/);
+      await type(email, 'ada@');
+      await waitFor(() => /email address like/.test(String(email.validationMessage)), 5000, 'email message');
+      assert.equal(hooks.quickInput.active, email);
+      await type(email, 'ada@example.com');
+
+      await type(await nextBox(), 'https://ada.example.com/');
+      const birthdate = await nextBox();
+      await type(birthdate, '1815-02-30');
+      await waitFor(() => /YYYY-MM-DD/.test(String(birthdate.validationMessage)), 5000, 'date message');
+      await type(birthdate, '1815-12-10');
+
+      const integer = await nextBox();
+      assert.equal(integer.value, '42');
+      await type(integer, '7.5');
+      await waitFor(() => /whole number/.test(String(integer.validationMessage)), 5000, 'integer message');
+      await type(integer, '101');
+      await waitFor(() => /≤ 100/.test(String(integer.validationMessage)), 5000, 'maximum message');
+      await type(integer, '7');
+
+      const number = await nextBox();
+      assert.equal(number.value, '3.14');
+      await type(number, '2.5');
+
+      const friend = await nextPick();
+      assert.equal(friend.activeItems[0]?.label, 'Monica', 'default is active');
+      await choose(friend, /^Joey$/);
+
+      const instruments = await nextPick();
+      assert.equal(instruments.canSelectMany, true);
+      assert.deepEqual(instruments.selectedItems.map(i => i.label), ['Guitar']);
+      instruments.selectedItems = instruments.items.filter(i => i.label !== 'Bass');
+      await accept();
+      await waitFor(() => /at most 3/.test(instruments.placeholder ?? ''), 5000, 'maxItems message');
+      assert.equal(hooks.quickInput.active, instruments);
+      instruments.selectedItems = instruments.items.filter(i => i.label === 'Piano' || i.label === 'Drums');
+      await accept();
+
+      const hero = await nextPick();
+      assert.deepEqual(labels(hero).slice(0, 3), ['Superman', 'Green Lantern', 'Wonder Woman']);
+      await choose(hero, /^Wonder Woman$/);
+
+      const fish = await nextPick();
+      assert.deepEqual(fish.selectedItems.map(i => i.label), ['Tuna']);
+      fish.selectedItems = fish.items.filter(i => i.label === 'Salmon' || i.label === 'Trout');
+      await accept();
+
+      const pet = await nextPick();
+      assert.deepEqual(labels(pet).slice(0, 5), ['Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles'], 'legacy enumNames as labels');
+      await choose(pet, /^Dogs$/);
+
+      const review = await nextPick();
+      assert.deepEqual([review.step, review.totalSteps], [14, 14]);
+      assert.match(review.activeItems[0]?.label ?? '', /Submit/);
+      const summary = Object.fromEntries(review.items.filter(i => /^\$\(edit\)/.test(i.label)).map(i => [i.label.replace('$(edit) ', ''), i.description]));
+      assert.equal(summary['Titled Single Select Enum'], 'Wonder Woman');
+      assert.equal(summary['Titled Multiple Select Enum'], 'Salmon, Trout');
+      await accept();
+
+      assert.deepEqual(rawResult(await call), {
+        action: 'accept',
+        content: {
+          name: 'Ada Lovelace', check: true, firstLine: 'It was a dark and stormy night.', email: 'ada@example.com', homepage: 'https://ada.example.com/',
+          birthdate: '1815-12-10', integer: 7, number: 2.5, untitledSingleSelectEnum: 'Joey', untitledMultipleSelectEnum: ['Piano', 'Drums'],
+          titledSingleSelectEnum: 'hero-3', titledMultipleSelectEnum: ['fish-2', 'fish-3'], legacyTitledEnum: 'pet-2',
+        },
+      });
+    });
+
+    it('goes back a step, changes an answer from the review, skips optional fields and sends untouched defaults', async () => {
+      const call = server('everything').callTool('trigger-elicitation-request', {});
+      await type(await nextBox(), 'Grace Hopper');
+      const check = await nextPick();
+      assert.match(check.activeItems[0]?.label ?? '', /Skip/, 'an optional field without default starts on Skip');
+      await accept();
+      const firstLine = await nextBox();
+      assert.equal(firstLine.step, 3);
+      await vscode.commands.executeCommand('workbench.action.quickInputBack');
+      const checkAgain = await nextPick();
+      assert.equal(checkAgain.step, 2);
+      await choose(checkAgain, /^No$/);
+      for (let step = 3; step <= 13; step++) {
+        const input = await next();
+        assert.equal(input.step, step);
+        await accept(); // defaults as they are; optional text fields left empty are skipped
+      }
+      const review = await nextPick();
+      await choose(review, /Integer$/);
+      const integer = await nextBox();
+      assert.equal(integer.step, 7);
+      await type(integer, '99');
+      const reviewAgain = await nextPick();
+      assert.equal(reviewAgain.step, 14, 'changing one answer returns to the review');
+      assert.equal(reviewAgain.items.find(i => /Integer$/.test(i.label))?.description, '99');
+      await accept();
+
+      assert.deepEqual(rawResult(await call), {
+        action: 'accept',
+        content: {
+          name: 'Grace Hopper', check: false, firstLine: 'It was a dark and stormy night.', integer: 99, number: 3.14,
+          untitledSingleSelectEnum: 'Monica', untitledMultipleSelectEnum: ['Guitar'], titledSingleSelectEnum: 'hero-1',
+          titledMultipleSelectEnum: ['fish-1'], legacyTitledEnum: 'pet-1',
+        },
+      });
+    });
+
+    it('declines from the review step', async () => {
+      const call = server('everything').callTool('trigger-elicitation-request', {});
+      await type(await nextBox(), 'Someone');
+      for (let step = 2; step <= 13; step++) { await next(); await accept(); }
+      await choose(await nextPick(), /Decline/);
+      assert.deepEqual(rawResult(await call), { action: 'decline' });
+    });
+
+    it('closing the flow cancels', async () => {
+      const call = server('everything').callTool('trigger-elicitation-request', {});
+      await nextBox();
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.deepEqual(rawResult(await call), { action: 'cancel' });
+    });
+  });
+
+  describe('form edge cases (eliciting fixture)', () => {
+    it('warns on a field that looks like a secret and masks it', async () => {
+      const schema = { type: 'object', properties: { apiKey: { type: 'string', title: 'API key' } }, required: ['apiKey'] };
+      const call = server('fixture').callTool('ask-form', { schema: JSON.stringify(schema), message: 'Connect your account' });
+      const box = await nextBox();
+      assert.equal(box.password, true);
+      assert.match(box.title ?? '', /Connect your account/);
+      assert.match(box.prompt ?? '', /^⚠ This looks like a secret \(password, token or key\)\. MCP servers must not ask for secrets in a form; answer only if you trust "Eliciting Fixture \(fixture\)"\. — API key/);
+      await type(box, 'abc');
+      const review = await nextPick();
+      const msg = box.validationMessage as vscode.InputBoxValidationMessage;
+      assert.equal(msg.severity, vscode.InputBoxValidationSeverity.Warning, 'the warning stays as a non-blocking validation message');
+      assert.match(msg.message, /looks like a secret/);
+      assert.equal(review.items.find(i => /API key$/.test(i.label))?.description, '•••', 'masked in the review');
+      await accept();
+      assert.deepEqual(fixtureJson(await call), { action: 'accept', content: { apiKey: 'abc' } });
+    });
+
+    it('declines a schema it cannot show, without showing anything', async () => {
+      const schema = { type: 'object', properties: { code: { type: 'string', minLength: 5, maxLength: 2 } } };
+      const before = hooks.quickInput.active;
+      const r = await server('fixture').callTool('ask-form', { schema: JSON.stringify(schema) });
+      assert.deepEqual(fixtureJson(r), { action: 'decline' });
+      assert.equal(hooks.quickInput.active, before, 'no input was shown');
+    });
+
+    it('a nested object schema is refused by the SDK before the UI; the host keeps running', async () => {
+      const schema = { type: 'object', properties: { address: { type: 'object', properties: { street: { type: 'string' } } } } };
+      const r = await server('fixture').callTool('ask-form', { schema: JSON.stringify(schema) });
+      assert.equal(r.isError, true);
+      assert.equal(server('fixture').state, 'running');
+    });
+  });
+
+  describe('URL mode', () => {
+    it('shows the full URL and its domain, warns about a look-alike domain, opens only after consent (server-everything)', async () => {
+      const url = 'https://xn--pypal-4ve.com/signin?next=%2Fhome';
+      const call = server('everything').callTool('trigger-url-elicitation', { url, elicitationId: 'it-url-1', message: 'Sign in to continue.' });
+      const qp = await nextPick();
+      assert.match(qp.title ?? '', /MCP server "Everything Reference Server \(everything\)" asks you to open a link: Sign in to continue\./);
+      assert.match(qp.placeholder ?? '', /xn--pypal-4ve\.com/);
+      const items = labels(qp);
+      assert.ok(items.some(l => /\$\(warning\) The domain mixes alphabets/.test(l)), items.join('\n'));
+      assert.ok(items.some(l => /\$\(warning\) The domain is internationalized/.test(l)));
+      const open = qp.items.find(i => /^\$\(link-external\) Open /.test(i.label))!;
+      assert.match(open.label, /Open xn--pypal-4ve\.com \(displayed as "p\u0430ypal\.com"\)/);
+      assert.equal(open.detail, url, 'the full URL');
+      assert.deepEqual(opened, [], 'nothing is opened before consent');
+      await choose(qp, /The domain mixes alphabets/); // a warning line: the step shows again
+      await choose(await nextPick(), /^\$\(link-external\) Open/);
+      assert.deepEqual(rawResult(await call), { action: 'accept' });
+      assert.deepEqual(opened, [url]);
+      assert.ok(hooks.elicitation.waiting().some(w => w.server === 'everything' && w.elicitationId === 'it-url-1'), 'waits for notifications/elicitation/complete');
+    });
+
+    it('declines and cancels (server-everything)', async () => {
+      let call = server('everything').callTool('trigger-url-elicitation', { url: 'https://example.com/x', elicitationId: 'it-url-2' });
+      await choose(await nextPick(), /Decline/);
+      assert.deepEqual(rawResult(await call), { action: 'decline' });
+      call = server('everything').callTool('trigger-url-elicitation', { url: 'https://example.com/x', elicitationId: 'it-url-3' });
+      await nextPick();
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.deepEqual(rawResult(await call), { action: 'cancel' });
+      assert.deepEqual(opened, []);
+    });
+
+    it('finishes waiting when the server sends notifications/elicitation/complete (fixture)', async () => {
+      const call = server('fixture').callTool('ask-url', { url: 'https://example.com/pay', elicitationId: 'pay-1', completeAfterMs: 1500 });
+      await choose(await nextPick(), /^\$\(link-external\) Open example\.com$/);
+      assert.deepEqual(fixtureJson(await call), { action: 'accept', elicitationId: 'pay-1' });
+      assert.ok(hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'));
+      await waitFor(() => !hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'), 10_000, 'the completion notification');
+    });
+
+    it('refuses a URL that is not http(s) without showing it', async () => {
+      const r = await server('fixture').callTool('ask-url', { url: 'file:///etc/passwd' });
+      assert.equal(fixtureJson(r).action, 'decline');
+    });
+  });
+
+  describe('-32042 URL elicitation required (callWithUrlElicitation)', () => {
+    it('presents the URL, waits for the completion notification and retries the original call by itself', async () => {
+      const conn = server('fixture');
+      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'auto', url: 'https://auth.example.com/grant', completeAfterMs: 1000 }), { server: conn.ref, what: 'the tool call' });
+      const consent = await nextPick();
+      assert.deepEqual([consent.step, consent.totalSteps], [1, 2]);
+      assert.match(consent.title ?? '', /MCP server "Eliciting Fixture \(fixture\)" asks you to open a link: Authorize the fixture to continue\./);
+      await choose(consent, /Open auth\.example\.com/);
+      const retry = await nextPick();
+      assert.deepEqual([retry.step, retry.totalSteps, retry.busy], [2, 2, true]);
+      assert.match(retry.items[0].label, /Retry the tool call/);
+      const result = await call; // no accept here: the completion notification retries
+      assert.equal((result.content[0] as { text: string }).text, 'authorized');
+      assert.deepEqual(opened, ['https://auth.example.com/grant']);
+    });
+
+    it('retries when the user says so (server-everything errorPath, no completion notification)', async () => {
+      const conn = server('everything');
+      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('trigger-url-elicitation', { url: 'https://example.com/after', elicitationId: 'it-err-1', errorPath: true }));
+      const consent = await nextPick();
+      assert.match(consent.placeholder ?? '', /modelcontextprotocol\.io/);
+      await choose(consent, /^\$\(link-external\) Open/);
+      await choose(await nextPick(), /Retry/);
+      // The retried call goes down the request path: a URL elicitation/create for the original URL.
+      await choose(await nextPick(), /^\$\(link-external\) Open example\.com/);
+      assert.deepEqual(rawResult(await call), { action: 'accept' });
+      assert.deepEqual(opened, ['https://modelcontextprotocol.io/', 'https://example.com/after']);
+    });
+
+    it('declining rethrows the -32042 error to the caller', async () => {
+      const conn = server('fixture');
+      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'declined', notify: false, completeAfterMs: 60_000 }));
+      await choose(await nextPick(), /Decline/);
+      await assert.rejects(call, (e: unknown) => (e as { code?: number }).code === -32042);
+      assert.deepEqual(opened, []);
+    });
+  });
+});
