@@ -12,6 +12,7 @@ import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
+import { registerResources } from './vscode/resources';
 import { quickInputProbe } from './vscode/multiStepInput';
 
 let controller: HostController | undefined;
@@ -32,9 +33,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
   );
+  const resources = registerResources(controller.host);
+  context.subscriptions.push(resources);
   void controller.reload();
   const c = controller;
-  return { version: 0, host: c.host, logUri: context.logUri.toString(), reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
+  return { version: 0, host: c.host, logUri: context.logUri.toString(), resourcesView: resources.view, reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */
