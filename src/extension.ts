@@ -15,6 +15,11 @@ import { ServersView } from './vscode/views/serversView';
 import { registerResources } from './vscode/resources';
 import { quickInputProbe } from './vscode/multiStepInput';
 
+// The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
+// unbundled (tsc output) it falls back to this module's load.
+declare const __mcpHostLoadStart: number | undefined;
+const loadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : performance.now();
+
 let controller: HostController | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHostApi {
@@ -37,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(resources);
   void controller.reload();
   const c = controller;
-  return { version: 0, host: c.host, logUri: context.logUri.toString(), resourcesView: resources.view, reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
+  return { version: 0, activationMs: performance.now() - loadStart, host: c.host, logUri: context.logUri.toString(), resourcesView: resources.view, reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */

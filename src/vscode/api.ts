@@ -10,6 +10,8 @@ import type { McpHostTestHooks } from './testHooks';
 export interface McpHostApi {
   readonly version: 0;
   readonly host: McpHost;
+  /** Milliseconds from the first statement of the bundle to the end of activate() (servers start afterwards, in the background). */
+  readonly activationMs: number;
   /** Folder of this extension's log files (one per server channel), for diagnostics. */
   readonly logUri: string;
   /** The Resources view's data provider (servers → templates and resources, paged), for diagnostics and tests. */

@@ -5,7 +5,9 @@
 // The extension host's console only reaches the browser console, so results go to the JSON file named
 // by MCP_HOST_TEST_RESULTS (rewritten after every test, so a hung run still shows how far it got).
 // Environment knobs: MCP_HOST_TEST_GREP (mocha --grep), MCP_HOST_TEST_TIMEOUT_MS (per test, default 20000),
-// MCP_HOST_TEST_DIR / MCP_HOST_TEST_EXCLUDE_DIRS (which files; set by the driver from runs.mjs).
+// MCP_HOST_TEST_DIR / MCP_HOST_TEST_EXCLUDE_DIRS (which files; set by the driver from runs.mjs),
+// MCP_HOST_TEST_HOLD_FILE (runs with a UI suite: settle only once the driver has created this file, because
+// the workbench stops the extension host when run() settles and the UI tests still need it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -59,7 +61,21 @@ function safe(v: unknown): unknown {
   }
 }
 
+/** Resolves when the driver's UI suite is done (the hold file exists), at the latest after timeoutMs. */
+async function holdForUi(timeoutMs = 180_000): Promise<void> {
+  const file = process.env.MCP_HOST_TEST_HOLD_FILE;
+  const deadline = Date.now() + timeoutMs;
+  while (file && !fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
 export function run(): Promise<void> {
+  return runMocha().then(
+    async () => { await holdForUi(); },
+    async (e: unknown) => { await holdForUi(); throw e; },
+  );
+}
+
+function runMocha(): Promise<void> {
   const resultsFile = process.env.MCP_HOST_TEST_RESULTS;
   const started = Date.now();
   const results: TestResultFile = { finished: false, passed: 0, failed: 0, pending: 0, durationMs: 0, tests: [], failures: [] };

@@ -13,8 +13,23 @@
 //   env             extra environment variables of the code-server process (the extension host inherits them)
 //   workspaceTrust  true: Workspace Trust enabled (the copied folder opens in Restricted Mode)
 //   timeoutMs       whole-run timeout (default 300 s)
+//   installVsix     true: MCP Host is packaged (production .vsix) and installed instead of being the development extension
+//   ui              folder of a Playwright UI suite (test/rig/runUi.mjs) run against this run's workbench
 /** @type {import('../rig/runIntegration.mjs').RunDefinition[]} */
 export const runs = [
   { name: 'integration', dir: '' },
+  // The product as users get it: MCP Host installed from its production .vsix (not the development
+  // extension), two reference servers in user settings; the UI suite (test/ui, Playwright) drives its workbench.
+  {
+    name: 'installed', dir: 'installed', installVsix: true, ui: 'test/ui', fixtureExtensions: [],
+    settings: {
+      'workbench.secondarySideBar.defaultVisibility': 'hidden', // the README screenshot: no Chat view, dark theme
+      'workbench.colorTheme': 'Default Dark Modern',
+      'mcpHost.servers': {
+        everything: { command: process.execPath, args: [new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url).pathname] },
+        files: { command: process.execPath, args: [new URL('../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url).pathname, '${workspaceFolder}'] },
+      },
+    },
+  },
   // Example: { name: 'restricted', dir: 'restricted', workspaceTrust: true, settings: { 'mcpHost.x': 1 }, env: { FOO: 'bar' } },
 ];

@@ -42,9 +42,13 @@ function onSignal(signal) {
   }
   process.exit(signal === 'SIGINT' ? 130 : 143);
 }
-function track(pid) {
-  if (liveGroups.size === 0) {
-    process.on('exit', killAllSync);
+// Drivers that stop the server themselves on Ctrl-C (npm start stops it gracefully) opt out of the
+// signal handlers; the synchronous 'exit' handler still kills whatever is left.
+let signalsHandled = false;
+function track(pid, handleSignals = true) {
+  if (liveGroups.size === 0) process.on('exit', killAllSync);
+  if (handleSignals && !signalsHandled) {
+    signalsHandled = true;
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
@@ -54,8 +58,11 @@ function untrack(pid) {
   liveGroups.delete(pid);
   if (liveGroups.size === 0) {
     process.off('exit', killAllSync);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    if (signalsHandled) {
+      signalsHandled = false;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
   }
 }
 
@@ -69,13 +76,18 @@ function untrack(pid) {
  * @property {string[]} [extraArgs]       more code-server flags
  * @property {string} [tmpRoot]           parent of the run's temp dir (default os.tmpdir())
  * @property {number} [startTimeoutMs]    how long to wait for /healthz (default 60 s)
+ * @property {number} [port]              listen on this loopback port (default: a free one); fails if it is taken
+ * @property {boolean} [smokeTestDriver]  false: start without `--vscode-option enable-smoke-test-driver`
+ *                                        (a workbench for a person; the test payload is then ignored)
+ * @property {boolean} [handleSignals]    false: the caller stops the server on Ctrl-C/SIGTERM itself
  * @property {(line: string) => void} [log]
  */
 
 /**
  * Starts code-server and resolves once GET /healthz answers.
  * @param {CodeServerOptions} [options]
- * @returns {Promise<{url: string, port: number, pid: number, dirs: object, logFile: string, output: () => Promise<string>, stop: () => Promise<void>}>}
+ * @returns {Promise<{url: string, port: number, pid: number, dirs: object, logFile: string, output: () => Promise<string>, stop: () => Promise<void>,
+ *   exited: Promise<{code: number | null, signal: string | null}>}>}
  */
 export async function startCodeServer(options = {}) {
   const p = rigPaths();
@@ -119,7 +131,7 @@ export async function startCodeServer(options = {}) {
     log(`installed extension ${ext}`);
   }
 
-  const port = await freePort();
+  const port = options.port ?? await freePort();
   const args = [
     p.codeServerEntry,
     '--auth', 'none',
@@ -130,7 +142,7 @@ export async function startCodeServer(options = {}) {
     '--disable-getting-started-override',
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     // Without this the workbench silently ignores the test payload (extensionTestsPath).
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(options.extraArgs ?? []),
     ...(options.folder ? [options.folder] : []),
   ];
@@ -138,9 +150,11 @@ export async function startCodeServer(options = {}) {
   const logHandle = await fs.open(logFile, 'w');
   const child = spawn(p.node, args, { env, cwd: dirs.home, detached: true, stdio: ['ignore', logHandle.fd, logHandle.fd] });
   await logHandle.close();
-  track(child.pid);
+  track(child.pid, options.handleSignals !== false);
   let exited = null;
-  child.on('exit', (code, signal) => { exited = { code, signal }; });
+  let onExited;
+  const exitedPromise = new Promise((resolve) => { onExited = resolve; });
+  child.on('exit', (code, signal) => { exited = { code, signal }; onExited(exited); });
   const output = () => readTail(logFile);
 
   let stopped = false;
@@ -168,7 +182,7 @@ export async function startCodeServer(options = {}) {
     throw e;
   }
   log(`code-server pid ${child.pid} on ${url} (dirs ${root})`);
-  return { url, port, pid: child.pid, dirs, logFile, output, stop };
+  return { url, port, pid: child.pid, dirs, logFile, output, stop, exited: exitedPromise };
 }
 
 async function readTail(file, max = 20_000) {

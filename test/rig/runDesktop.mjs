@@ -76,6 +76,10 @@ let passed = 0;
 let failed = 0;
 for (const run of (await integrationRuns()).filter((r) => !arg('--run') || r.name === arg('--run'))) {
   console.log(`\n--- desktop run: ${run.name} ---`);
+  if (run.installVsix) {
+    console.log('  skipped: installs the packaged .vsix into code-server (web rig only)');
+    continue;
+  }
   if (run.workspaceTrust) {
     console.log('  skipped: @vscode/test-electron always disables Workspace Trust');
     continue;

@@ -22,11 +22,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { removeOnAbort, startCodeServer } from './codeServer.mjs';
+import { packageExtension } from '../../scripts/package.mjs';
 import { packageFixture } from './fixtureExtensions.mjs';
 import { checkChromium, CHROMIUM_PATH, ensureInstalled } from './install.mjs';
+import { runUiSuite } from './runUi.mjs';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const LM_FIXTURE_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'lm-extension');
+/** The empty development extension of `installVsix` runs (the payload needs one; MCP Host must not be it). */
+export const TEST_ENTRY_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'test-entry-extension');
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, '.test-artifacts');
 
 /** Settings every run starts with; options.settings are merged on top. */
@@ -63,7 +67,12 @@ export const BASE_SETTINGS = {
  * @property {Record<string, unknown>} [settings]  user settings merged over BASE_SETTINGS
  * @property {Record<string, string>} [env]        extra environment for code-server and so the extension host
  * @property {boolean} [workspaceTrust]  run with Workspace Trust enabled (default: disabled)
- * @property {string} [extensionDevelopmentPath]  default the repo root (MCP Host)
+ * @property {string} [extensionDevelopmentPath]  default the repo root (MCP Host); test/fixtures/test-entry-extension with installVsix
+ * @property {boolean | string} [installVsix]  package MCP Host (production .vsix, scripts/package.mjs), or take this
+ *                                  .vsix file, and install it like a user would (`--install-extension`) instead of
+ *                                  loading MCP Host as the development extension
+ * @property {string} [ui]          folder (relative to the repo root) of a UI suite (*.test.mjs, test/rig/runUi.mjs) run
+ *                                  with Playwright against this run's workbench while its extension-host tests run
  * @property {string[]} [fixtureExtensions]  extension folders packaged + installed (default [test/fixtures/lm-extension])
  * @property {string} [extensionTestsPath]  default out/test/integration/index.js
  * @property {string} [grep]        only tests whose full title matches
@@ -84,7 +93,7 @@ export async function runIntegration(options = {}) {
   const mark = (k) => { timings[k] = Date.now() - t0; };
 
   const testsPath = options.extensionTestsPath ?? path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
-  const devPath = options.extensionDevelopmentPath ?? REPO_ROOT;
+  const devPath = options.extensionDevelopmentPath ?? (options.installVsix ? TEST_ENTRY_DIR : REPO_ROOT);
   for (const [file, hint] of [[testsPath, 'npm run build:tests'], [path.join(REPO_ROOT, 'dist', 'extension.js'), 'npm run build']]) {
     if (!existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing; run \`${hint}\` first`);
   }
@@ -97,6 +106,12 @@ export async function runIntegration(options = {}) {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-it-'));
   if (!options.keep) removeOnAbort.add(tmp);
   const resultsFile = path.join(tmp, 'results.json');
+  const holdFile = path.join(tmp, 'ui-done');
+  if (options.installVsix) {
+    vsixes.push(typeof options.installVsix === 'string' ? options.installVsix
+      : (await packageExtension({ out: path.join(tmp, 'mcp-host.vsix') })).file);
+    mark('vsix');
+  }
   let workspace;
   if (options.workspace !== null) {
     workspace = path.join(tmp, 'workspace');
@@ -111,6 +126,8 @@ export async function runIntegration(options = {}) {
   let timer;
   let exitCode;
   let runError;
+  let uiRun;
+  let uiResult;
   // Covers everything from starting the server to the end of the tests (not the one-time install).
   const timedOut = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(
@@ -128,6 +145,7 @@ export async function runIntegration(options = {}) {
         MCP_HOST_TEST_DIR: options.dir ?? '',
         MCP_HOST_TEST_EXCLUDE_DIRS: JSON.stringify(options.excludeDirs ?? []),
         ...(options.grep ? { MCP_HOST_TEST_GREP: options.grep } : {}),
+        ...(options.ui ? { MCP_HOST_TEST_HOLD_FILE: holdFile } : {}),
         ...(process.env.MCP_HOST_TEST_TIMEOUT_MS ? { MCP_HOST_TEST_TIMEOUT_MS: process.env.MCP_HOST_TEST_TIMEOUT_MS } : {}),
         ...options.env,
       },
@@ -162,9 +180,15 @@ export async function runIntegration(options = {}) {
     const query = new URLSearchParams({ ...(workspace ? { folder: workspace } : { ew: 'true' }), payload: JSON.stringify(payload) });
     await Promise.race([page.goto(`${server.url}/?${query}`), timedOut]);
     mark('pageLoaded');
+    // The UI suite drives the page while the extension-host tests run; the extension host waits for
+    // the hold file before it reports the end (the workbench stops it then).
+    uiRun = options.ui && runUiSuite({
+      page, dir: path.resolve(REPO_ROOT, options.ui), name, artifactsDir: ARTIFACTS_DIR, serverUrl: server.url, grep: options.grep,
+    }).finally(() => { mark('uiDone'); return fs.writeFile(holdFile, '').catch(() => {}); });
     try {
       exitCode = await Promise.race([exited, timedOut]);
       mark('testsDone');
+      if (uiRun) uiResult = await Promise.race([uiRun, timedOut]);
     } finally {
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}-workbench.png`) }).catch((e) => log(`screenshot failed: ${e.message}`));
     }
@@ -190,14 +214,16 @@ export async function runIntegration(options = {}) {
   if (options.keep) log(`kept ${tmp}`);
   else await fs.rm(tmp, { recursive: true, force: true }).catch(() => {});
 
+  const ui = uiResult ?? { passed: 0, failed: 0, pending: 0, tests: [], failures: [] };
+  const uiTitle = (t) => ({ ...t, title: `[ui] ${t.title}` });
   const out = {
-    passed: results?.passed ?? 0,
-    failed: results?.failed ?? 0,
-    pending: results?.pending ?? 0,
-    tests: results?.tests ?? [],
-    failures: results?.failures ?? [],
+    passed: (results?.passed ?? 0) + ui.passed,
+    failed: (results?.failed ?? 0) + ui.failed,
+    pending: (results?.pending ?? 0) + ui.pending,
+    tests: [...(results?.tests ?? []), ...ui.tests.map(uiTitle)],
+    failures: [...(results?.failures ?? []), ...ui.failures.map(uiTitle)],
     exitCode,
-    error: runError,
+    error: runError ?? (ui.error && new Error(`the UI suite (${options.ui}) could not run: ${ui.error.message}`)),
     timings,
   };
   if (!runError && !results) {

@@ -1,0 +1,63 @@
+// The Servers view as a person sees it, in the workbench of the `installed` run (MCP Host installed from
+// its .vsix; user settings declare `everything` = server-everything and `files` = server-filesystem).
+// Screenshots go to .test-artifacts/; with MCP_HOST_UPDATE_SCREENSHOTS=1 the README's
+// media/screenshots/servers-view.png is rewritten too (otherwise every test run would dirty a tracked file).
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { activityBarItem, screenshot, setSidebarWidth, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
+
+const README_SHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'media', 'screenshots', 'servers-view.png');
+const COUNTS = /^stdio · \d+ tools?(, \d+ resources?)?(, \d+ prompts?)?$/;
+
+describe('Servers view (workbench UI)', () => {
+  before(async () => {
+    await workbenchReady();
+    // The README picture's size. After the workbench has rendered, so that its layout follows the resize.
+    await workbench.page.setViewportSize({ width: 1100, height: 620 });
+  });
+
+  it('opens from the MCP activity-bar entry and lists the running servers with their counts', async () => {
+    const { page } = workbench;
+    await activityBarItem('MCP').click();
+    await sidebarTree('Servers').waitFor();
+
+    const everything = treeRow('Servers', 'everything');
+    // Servers start in the background: wait until the row shows counts (running, catalogs listed).
+    await everything.locator('.label-description', { hasText: 'prompts' }).waitFor({ timeout: 25_000 });
+    const description = (await everything.locator('.label-description').textContent())?.trim() ?? '';
+    assert.match(description, COUNTS);
+    assert.match(description, /tools, \d+ resources, \d+ prompts$/, 'server-everything offers tools, resources and prompts');
+    assert.equal(await everything.locator('.codicon-circle-filled').count(), 1, 'running icon');
+
+    const files = treeRow('Servers', 'files');
+    await files.locator('.label-description', { hasText: 'tools' }).waitFor({ timeout: 25_000 });
+    assert.match((await files.locator('.label-description').textContent())?.trim() ?? '', COUNTS);
+
+    await setSidebarWidth(400); // room for the whole description
+    await page.mouse.move(700, 400); // no hover highlight or tooltip in the picture
+    await page.waitForTimeout(300);
+    await screenshot('servers-view', { belowTitleBar: true, also: process.env.MCP_HOST_UPDATE_SCREENSHOTS === '1' ? [README_SHOT] : [] });
+  });
+
+  it('counts the running servers in the status bar', async () => {
+    const item = workbench.page.locator('.part.statusbar .statusbar-item', { hasText: /MCP \d+\/\d+/ });
+    await item.waitFor();
+    assert.match((await item.textContent()) ?? '', /MCP 2\/2/);
+  });
+
+  it('shows a server\'s log from the row\'s inline action', async () => {
+    const { page } = workbench;
+    const row = treeRow('Servers', 'everything');
+    await row.hover();
+    await row.locator('.action-label[aria-label="Show Server Log"]').click();
+    // The Output view opens on the server's channel, which shows the connection.
+    const channel = page.locator('.part.panel select[aria-label="Switch Output"]').first();
+    await channel.waitFor();
+    for (let i = 0; i < 50 && await channel.inputValue() !== 'MCP: everything'; i++) await page.waitForTimeout(100);
+    assert.equal(await channel.inputValue(), 'MCP: everything');
+    // Monaco renders spaces as U+00A0, which \s matches.
+    await page.locator('.part.panel .view-lines', { hasText: /Connected\s+to/ }).waitFor();
+    await screenshot('server-log');
+  });
+});

@@ -1,0 +1,87 @@
+// What a UI test gets: the workbench page of the running integration run (set by test/rig/runUi.mjs
+// before the test files load) and helpers that act like a person at the keyboard.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+
+export const workbench = {
+  /** @type {import('playwright-core').Page} */
+  page: undefined,
+  /** .test-artifacts/ of the repo */
+  artifactsDir: '',
+  /** name of the integration run (artifact prefix) */
+  runName: '',
+  /** http://127.0.0.1:<port> of the code-server */
+  serverUrl: '',
+};
+
+/** Waits until the workbench has rendered (activity bar and status bar visible). */
+export async function workbenchReady(timeout = 30_000) {
+  const { page } = workbench;
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout });
+}
+
+/** Runs a command like a person: F1, type its title, Enter. */
+export async function runCommand(title) {
+  const { page } = workbench;
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** The activity-bar entry of a view container, by its title ("MCP", "Explorer", …). */
+export function activityBarItem(title) {
+  return workbench.page.locator(`.part.activitybar [role="tab"] a.action-label[aria-label^="${title}"]`).first();
+}
+
+/** The tree of the sidebar view titled `viewName` (its aria-label is the view's name). */
+export function sidebarTree(viewName) {
+  return workbench.page.locator(`.part.sidebar .monaco-list[role="tree"][aria-label="${viewName}"]`);
+}
+
+/** The row of the item labelled `label` in the sidebar view `viewName`. */
+export function treeRow(viewName, label) {
+  return sidebarTree(viewName)
+    .locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+}
+
+/** Drags the sash at the sidebar's right edge so the sidebar gets `width` pixels. */
+export async function setSidebarWidth(width) {
+  const { page } = workbench;
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('the sidebar is not visible');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width + 1, y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/**
+ * Screenshot into .test-artifacts/<run>-<name>.png (and optionally other paths); returns the artifact path.
+ * belowTitleBar: leave out the title bar (in test runs it says "[Extension Development Host]").
+ */
+export async function screenshot(name, { locator, also = [], belowTitleBar = false } = {}) {
+  const file = path.join(workbench.artifactsDir, `${workbench.runName}-${name}.png`);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  let clip;
+  if (belowTitleBar) {
+    const title = await workbench.page.locator('.monaco-workbench .part.titlebar').boundingBox();
+    const size = workbench.page.viewportSize();
+    const top = title ? Math.round(title.y + title.height) : 0;
+    if (size) clip = { x: 0, y: top, width: size.width, height: size.height - top };
+  }
+  const buffer = await (locator ?? workbench.page).screenshot({ path: file, ...(clip ? { clip } : {}) });
+  for (const extra of also) {
+    await fs.mkdir(path.dirname(extra), { recursive: true });
+    await fs.writeFile(extra, buffer);
+  }
+  return file;
+}
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
