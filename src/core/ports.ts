@@ -2,7 +2,7 @@
  * What the core needs from its embedder (VS Code, a CLI, a test). Every port is optional; a
  * capability whose handler is absent is not declared to servers, and requests for it are refused.
  */
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, Implementation, Root } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events';
 import type { Logger } from './logger';
 import type { VariableContext } from './config/types';
@@ -20,8 +20,11 @@ export interface RootsPort {
   readonly onDidChangeRoots: Event<void>;
 }
 
-/** Serves `sampling/createMessage`. Throw {@link UserRejectedError} when the user says no (→ error -1). */
-export type SamplingHandler = (server: ServerRef, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+/**
+ * Serves `sampling/createMessage`. Throw {@link UserRejectedError} when the user says no (→ error -1).
+ * Requests with `tools` get the array-content result form (`CreateMessageResultWithTools`).
+ */
+export type SamplingHandler = (server: ServerRef, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
 
 /** Serves `elicitation/create` (form and URL modes). Return `{ action: 'decline' | 'cancel' }` when refused. */
 export type ElicitationHandler = (server: ServerRef, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
