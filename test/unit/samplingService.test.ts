@@ -225,16 +225,18 @@ describe('sampling service against real servers', function () {
   });
 
   it('a cancelled request stops waiting for the user', async () => {
-    raw = {};
+    raw = { sampling: { '*': { rateLimit: 0 } } };
     let signalled = false;
     const pending = new Promise<Approval>(() => {});
     ui.approvals.push(() => { signalled = true; return pending as unknown as Approval; });
     assert.equal(await sample({ maxTokens: 5, messages: [userText('ask')] }, 300), 'CANCELLED');
     assert.ok(signalled);
     await waitFor(() => service.log.entries.at(-1)!.status === 'cancelled', 'cancelled');
-    // The next prompt is not blocked by the abandoned one.
-    raw = { sampling: { '*': { policy: 'allow', rateLimit: 0 } } };
+    // The next prompt is not blocked by the abandoned one (whose UI never settles).
+    ui.approvals.push(() => ({ action: 'once' }));
+    ui.reviews.push(() => ({ action: 'send' }));
     assert.match(await sample({ maxTokens: 5, messages: [userText('next')] }), /echo: next/);
+    assert.equal(ui.asked.length, 2);
   });
 
   it('reports when no model is usable, to the server and to the user', async () => {

@@ -235,17 +235,20 @@ export class SamplingService {
 
   /** One prompt at a time (a second QuickPick would hide the first); a cancelled request leaves the queue at once. */
   private exclusive<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+    const cancelled = () => new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.');
     const turn = this.uiTurn.then(() => {
-      if (signal.aborted) throw new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.');
+      if (signal.aborted) throw cancelled();
       return fn();
     });
-    this.uiTurn = turn.catch(() => undefined);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.'));
+    const result = new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(cancelled());
       if (signal.aborted) onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+    // The next prompt waits for this one to be answered or cancelled, even if a UI fails to close on abort.
+    this.uiTurn = result.catch(() => undefined);
+    return result;
   }
 }
 
