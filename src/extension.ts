@@ -12,6 +12,7 @@ import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
+import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
 import { quickInputProbe } from './vscode/multiStepInput';
 
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   );
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
+  context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri }));
   void controller.reload();
   const c = controller;
   return { version: 0, activationMs: performance.now() - loadStart, host: c.host, logUri: context.logUri.toString(), resourcesView: resources.view, reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };

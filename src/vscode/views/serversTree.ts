@@ -2,13 +2,15 @@
  * Data of the Servers view, apart from the provider: one node per server, per broken declaration
  * and per server withheld by Workspace Trust. `contextValue`s are composite (`server:running`).
  */
+import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfigProblem, ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
 
 export type ServerNode =
   | { readonly kind: 'server'; readonly name: string; readonly conn: ServerConnection }
   | { readonly kind: 'problem'; readonly name: string; readonly problems: readonly ConfigProblem[] }
-  | { readonly kind: 'untrusted'; readonly name: string };
+  | { readonly kind: 'untrusted'; readonly name: string }
+  | { readonly kind: 'prompt'; readonly name: string; readonly server: string; readonly prompt: Prompt };
 
 export function serverNodes(controller: HostController): ServerNode[] {
   const nodes: ServerNode[] = controller.host.servers.map(conn => ({ kind: 'server', name: conn.name, conn }));
@@ -22,6 +24,11 @@ export function serverNodes(controller: HostController): ServerNode[] {
   for (const [name, problems] of byServer) nodes.push({ kind: 'problem', name, problems });
   for (const name of controller.untrusted) nodes.push({ kind: 'untrusted', name });
   return nodes.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Children of a server: its prompts (run them from the inline button or the context menu). */
+export function promptNodes(conn: ServerConnection): ServerNode[] {
+  return conn.catalog.get('prompts').map(prompt => ({ kind: 'prompt', name: prompt.name, server: conn.name, prompt }));
 }
 
 export function countsText(conn: ServerConnection): string {

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
-import { countsText, serverNodes, type ServerNode } from './serversTree';
+import { countsText, promptNodes, serverNodes, type ServerNode } from './serversTree';
+import { promptTreeItem } from '../prompts/promptTreeItem';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -20,10 +21,12 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   }
 
   getChildren(node?: ServerNode): ServerNode[] {
+    if (node?.kind === 'server') return promptNodes(node.conn);
     return node ? [] : serverNodes(this.controller);
   }
 
   getTreeItem(node: ServerNode): vscode.TreeItem {
+    if (node.kind === 'prompt') return promptTreeItem(node.server, node.prompt);
     const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
     item.id = `${node.kind}:${node.name}`;
     if (node.kind === 'problem') {
@@ -47,6 +50,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.description = describe(conn);
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
     item.contextValue = `server:${conn.state}`;
+    if (conn.catalog.get('prompts').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
 

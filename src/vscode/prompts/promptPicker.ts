@@ -1,0 +1,94 @@
+/**
+ * "MCP: Run Prompt…" — a filterable QuickPick of every running server's prompts (title or name,
+ * server, description, arguments), kept live while servers start or change their prompt lists.
+ * Each item has a button that copies the prompt's command id, for keybindings.
+ */
+import * as vscode from 'vscode';
+import type { McpHost, Owned } from '../../core';
+import { argumentTitle, promptCommandIds } from '../../core/prompts';
+import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+
+export interface PickedPrompt { readonly server: string; readonly prompt: Prompt; }
+
+interface PromptItem extends vscode.QuickPickItem { readonly owned?: Owned<Prompt>; }
+
+const copyButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('copy'), tooltip: vscode.l10n.t('Copy the command id (for keybindings)') });
+
+export function promptItemLabel(prompt: Prompt): string { return prompt.title ?? prompt.name; }
+
+/** `server` limits the list to one server; `filter` prefills the filter text. */
+export function pickPrompt(host: McpHost, options: { server?: string; filter?: string } = {}): Promise<PickedPrompt | undefined> {
+  const list = () => host.prompts.filter(p => !options.server || p.server === options.server);
+  const starting = () => host.servers.some(s => s.state === 'starting' && (!options.server || s.name === options.server));
+  if (!list().length && !starting()) {
+    void vscode.window.showInformationMessage(options.server
+      ? vscode.l10n.t('MCP server "{0}" offers no prompts (or is not running).', options.server)
+      : vscode.l10n.t('No running MCP server offers prompts.'));
+    return Promise.resolve(undefined);
+  }
+  return new Promise(resolve => {
+    const qp = vscode.window.createQuickPick<PromptItem>();
+    qp.title = vscode.l10n.t('Run MCP Prompt');
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    qp.ignoreFocusOut = false;
+    let done = false;
+    const update = () => {
+      const active = qp.activeItems[0]?.owned;
+      qp.items = items(list(), host);
+      qp.busy = starting();
+      qp.placeholder = qp.items.length ? vscode.l10n.t('Select a prompt to run') : vscode.l10n.t('Waiting for MCP servers to start…');
+      const again = active && qp.items.find(i => i.owned?.server === active.server && i.owned.item.name === active.item.name);
+      if (again) qp.activeItems = [again];
+    };
+    const subscriptions = [
+      host.onDidChangeCatalog(e => { if (e.kind === 'prompts') update(); }),
+      host.onDidChangeState(() => update()),
+      qp.onDidTriggerItemButton(e => {
+        const o = e.item.owned;
+        if (!o) return;
+        const id = [...promptCommandIds(host.prompts.map(p => ({ server: p.server, name: p.item.name })))].find(([, r]) => r.server === o.server && r.name === o.item.name)?.[0];
+        if (id) void vscode.env.clipboard.writeText(id).then(() => vscode.window.showInformationMessage(vscode.l10n.t('Copied "{0}". Use it as the command of a keybinding; "args" fill the prompt\'s arguments.', id)));
+      }),
+      qp.onDidAccept(() => {
+        const o = (qp.selectedItems[0] ?? qp.activeItems[0])?.owned;
+        if (!o) return;
+        finish({ server: o.server, prompt: o.item });
+      }),
+      qp.onDidHide(() => finish(undefined)),
+    ];
+    const finish = (picked: PickedPrompt | undefined) => {
+      if (done) return;
+      done = true;
+      for (const s of subscriptions) s.dispose();
+      qp.dispose();
+      resolve(picked);
+    };
+    update();
+    if (options.filter) qp.value = options.filter;
+    qp.show();
+  });
+}
+
+function items(prompts: readonly Owned<Prompt>[], host: McpHost): PromptItem[] {
+  const sorted = [...prompts].sort((a, b) => a.server.localeCompare(b.server) || promptItemLabel(a.item).localeCompare(promptItemLabel(b.item)));
+  const out: PromptItem[] = [];
+  let server: string | undefined;
+  for (const owned of sorted) {
+    if (owned.server !== server) {
+      server = owned.server;
+      const info = host.get(server)?.serverInfo;
+      out.push({ label: info?.title && info.title !== server ? `${server} (${info.title})` : server, kind: vscode.QuickPickItemKind.Separator });
+    }
+    const p = owned.item;
+    const args = (p.arguments ?? []).map(a => a.required ? argumentTitle(a) : `${argumentTitle(a)}?`);
+    out.push({
+      label: promptItemLabel(p),
+      description: p.title && p.title !== p.name ? `${p.name} · ${owned.server}` : owned.server,
+      detail: [p.description, args.length ? vscode.l10n.t('Arguments: {0}', args.join(', ')) : undefined].filter(Boolean).join(' — ') || undefined,
+      buttons: [copyButton()],
+      owned,
+    });
+  }
+  return out;
+}
