@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
-// --outfile=<path>: bundle elsewhere (scripts/package.mjs stages the .vsix without touching dist/).
+// --outfile=<path>: bundle elsewhere (test/rig/package.mjs stages the .vsix without touching dist/).
 const outfile = process.argv.find((a) => a.startsWith('--outfile='))?.slice('--outfile='.length) ?? 'dist/extension.js';
 
 const ctx = await esbuild.context({

@@ -4,6 +4,12 @@
  */
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
+import { createApi } from './vscode/apiImpl';
+import { ToolActivityLog } from './vscode/chat/activityLog';
+import { registerLanguageModelTools } from './vscode/chat/lmTools';
+import { registerParticipant } from './vscode/chat/participant';
+import { registerToolCommands } from './vscode/chat/toolCommands';
+import { ToolInvoker } from './vscode/chat/toolInvoker';
 import { registerCommands } from './vscode/commands';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
@@ -12,9 +18,11 @@ import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
+import { quickInputProbe } from './vscode/multiStepInput';
+import { promptChatCommand } from './vscode/prompts/promptChatCommand';
 import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
-import { quickInputProbe } from './vscode/multiStepInput';
+import { SamplingFeature } from './vscode/sampling/samplingFeature';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -29,9 +37,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
-  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler });
+  const sampling = new SamplingFeature(logs, inputs);
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler, sampling: sampling.handler });
   elicitation.attach(controller.host);
-  context.subscriptions.push(elicitation);
+  context.subscriptions.push(elicitation, sampling);
   const view = new ServersView(controller);
   context.subscriptions.push(
     logs, hostLog, roots, view,
@@ -42,9 +51,17 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri }));
-  void controller.reload();
   const c = controller;
-  return { version: 0, activationMs: performance.now() - loadStart, host: c.host, logUri: context.logUri.toString(), resourcesView: resources.view, reload: () => c.reload(), testing: { quickInput: quickInputProbe, elicitation } };
+  const activity = new ToolActivityLog(() => inputs.knownValues());
+  const invoker = new ToolInvoker(c.host, activity, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
+  context.subscriptions.push(
+    activity,
+    registerParticipant(context, { host: c.host, invoker, promptCommand: promptChatCommand(c.host) }),
+    ...registerLanguageModelTools(c.host, invoker),
+    ...registerToolCommands(c.host, activity),
+  );
+  void c.reload();
+  return { ...createApi(c.host, activity, { activationMs: performance.now() - loadStart, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload() }), testing: { quickInput: quickInputProbe, elicitation } };
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */

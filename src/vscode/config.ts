@@ -16,6 +16,11 @@ export interface ScopedServers {
   readonly scopes: ReadonlyMap<string, DeclarationScope>;
 }
 
+/**
+ * `mcpHost.servers` is deliberately not a restricted configuration: VS Code would then hide the
+ * workspace's value entirely in Restricted Mode, and we want to list those servers as "not started:
+ * workspace not trusted" instead of silently ignoring them. The trust check is done here.
+ */
 export function readServers(): ScopedServers {
   const info = vscode.workspace.getConfiguration(SECTION).inspect<Record<string, unknown>>('servers');
   const trusted = vscode.workspace.isTrusted;

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { Disposable, Emitter, McpHost, type ConfigProblem, type HostPorts } from '../core';
+import { defaultRestartOptions, Disposable, Emitter, McpHost, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
@@ -34,7 +34,16 @@ export class HostController extends Disposable {
       createLogger: name => logs.get(name),
       ...features,
     };
-    this.host = new McpHost({ ports });
+    const settings = () => vscode.workspace.getConfiguration(SECTION);
+    this.host = new McpHost({
+      ports,
+      restart: () => ({
+        ...defaultRestartOptions,
+        maxRestarts: clamp(settings().get<number>('autoRestart.maxRestarts', defaultRestartOptions.maxRestarts), 0, 50),
+        baseDelayMs: clamp(settings().get<number>('autoRestart.initialDelay', 1) * 1000, 50, 60_000),
+      }),
+      defaultTimeoutMs: clamp(settings().get<number>('requestTimeout', 60), 1, 3600) * 1000,
+    });
     this._register(this.host);
     this._register(this.host.onDidChangeServers(() => this._onDidChange.fire()));
     this._register(this.host.onDidChangeCatalog(() => this._onDidChange.fire()));
@@ -70,4 +79,8 @@ export class HostController extends Disposable {
       if (choice === showLog) this.logs.show(server);
     });
   }
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
 }

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { packageExtension } from '../../scripts/package.mjs';
+import { packageExtension } from '../rig/package.mjs';
 import { ensureInstalled } from '../rig/install.mjs';
 import { runIntegration } from '../rig/runIntegration.mjs';
 

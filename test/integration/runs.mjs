@@ -15,9 +15,22 @@
 //   timeoutMs       whole-run timeout (default 300 s)
 //   installVsix     true: MCP Host is packaged (production .vsix) and installed instead of being the development extension
 //   ui              folder of a Playwright UI suite (test/rig/runUi.mjs) run against this run's workbench
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
 /** @type {import('../rig/runIntegration.mjs').RunDefinition[]} */
 export const runs = [
   { name: 'integration', dir: '' },
+  // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
+  { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
+  // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers still run.
+  {
+    name: 'restricted', dir: 'restricted', workspace: 'test/fixtures/untrusted', workspaceTrust: true,
+    env: { MCP_HOST_TEST_NODE: process.execPath, MCP_HOST_TEST_REPO: REPO },
+    settings: { 'mcpHost.servers': { fromUser: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`] } } },
+  },
   // The product as users get it: MCP Host installed from its production .vsix (not the development
   // extension), two reference servers in user settings; the UI suite (test/ui, Playwright) drives its workbench.
   {

@@ -22,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { removeOnAbort, startCodeServer } from './codeServer.mjs';
-import { packageExtension } from '../../scripts/package.mjs';
+import { packageExtension } from './package.mjs';
 import { packageFixture } from './fixtureExtensions.mjs';
 import { checkChromium, CHROMIUM_PATH, ensureInstalled } from './install.mjs';
 import { runUiSuite } from './runUi.mjs';
@@ -67,8 +67,9 @@ export const BASE_SETTINGS = {
  * @property {Record<string, unknown>} [settings]  user settings merged over BASE_SETTINGS
  * @property {Record<string, string>} [env]        extra environment for code-server and so the extension host
  * @property {boolean} [workspaceTrust]  run with Workspace Trust enabled (default: disabled)
+ * @property {string} [workspaceFile]  a .code-workspace file inside the copied workspace folder to open instead of the folder
  * @property {string} [extensionDevelopmentPath]  default the repo root (MCP Host); test/fixtures/test-entry-extension with installVsix
- * @property {boolean | string} [installVsix]  package MCP Host (production .vsix, scripts/package.mjs), or take this
+ * @property {boolean | string} [installVsix]  package MCP Host (production .vsix, test/rig/package.mjs), or take this
  *                                  .vsix file, and install it like a user would (`--install-extension`) instead of
  *                                  loading MCP Host as the development extension
  * @property {string} [ui]          folder (relative to the repo root) of a UI suite (*.test.mjs, test/rig/runUi.mjs) run
@@ -177,7 +178,10 @@ export async function runIntegration(options = {}) {
       ['extensionDevelopmentPath', remote(devPath)],
       ['extensionTestsPath', remote(testsPath)],
     ];
-    const query = new URLSearchParams({ ...(workspace ? { folder: workspace } : { ew: 'true' }), payload: JSON.stringify(payload) });
+    // A run may open a .code-workspace file from its copied folder (multi-root: folders can then be
+    // added in tests without "entering a new workspace", which the test workbench forbids).
+    const opened = workspace && options.workspaceFile ? { workspace: path.join(workspace, options.workspaceFile) } : workspace ? { folder: workspace } : { ew: 'true' };
+    const query = new URLSearchParams({ ...opened, payload: JSON.stringify(payload) });
     await Promise.race([page.goto(`${server.url}/?${query}`), timedOut]);
     mark('pageLoaded');
     // The UI suite drives the page while the extension-host tests run; the extension host waits for

@@ -20,7 +20,7 @@ import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageExtension } from '../../scripts/package.mjs';
+import { packageExtension } from './package.mjs';
 import { startCodeServer } from './codeServer.mjs';
 import { ensureInstalled, PrerequisiteError } from './install.mjs';
 import { BASE_SETTINGS, REPO_ROOT } from './runIntegration.mjs';

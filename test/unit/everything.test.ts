@@ -154,3 +154,26 @@ describe('server-filesystem: roots', function () {
     }
   });
 });
+
+describe('server-everything: tasks', function () {
+  this.timeout(30_000);
+  it('runs simulate-research-query as a task with status updates, and cancels a task with tasks/cancel', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ everything: node(everythingBin) });
+      const ev = host.require('everything');
+      // server-everything registers this tool after `initialized` and then sends list_changed.
+      const tool = await waitFor(() => ev.tool('simulate-research-query'), 'conditional tool');
+      assert.equal(tool.execution?.taskSupport, 'required');
+      const statuses: string[] = [];
+      const r = await ev.callTool('simulate-research-query', { topic: 'MCP' }, { onTaskStatus: t => statuses.push(`${t.status}:${t.statusMessage ?? ''}`) });
+      assert.match(text(r), /Research Report: MCP/);
+      assert.ok(statuses.some(s => s.startsWith('working:')), statuses.join());
+
+      const ac = new AbortController();
+      const seen: string[] = [];
+      const p = ev.callTool('simulate-research-query', { topic: 'cancel me' }, { signal: ac.signal, onTaskStatus: t => { seen.push(t.status); if (seen.length === 1) ac.abort(); } });
+      await assert.rejects(p, /cancelled/);
+    } finally { await host.shutdown(); }
+  });
+});

@@ -12,7 +12,10 @@ export const defaultRestartOptions: RestartOptions = { maxRestarts: 5, windowMs:
 export class RestartPolicy {
   private history: number[] = [];
 
-  constructor(private readonly options: RestartOptions = defaultRestartOptions, private readonly now: () => number = Date.now) {}
+  /** `options` may be a getter so an embedder's setting change applies to the next crash. */
+  constructor(private readonly source: RestartOptions | (() => RestartOptions) = defaultRestartOptions, private readonly now: () => number = Date.now) {}
+
+  get options(): RestartOptions { return typeof this.source === 'function' ? this.source() : this.source; }
 
   /** Delay before the next automatic restart, or `undefined` when the budget is spent. */
   next(): number | undefined {

@@ -13,7 +13,7 @@ import {
   ListToolsResultSchema, LoggingMessageNotificationSchema, McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema,
   ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
   type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
-  type Progress, type ReadResourceResult, type ServerCapabilities, type Tool,
+  type Progress, type ReadResourceResult, type ServerCapabilities, type Task, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
@@ -41,7 +41,8 @@ export interface StateChange {
 export interface ConnectionOptions {
   readonly ports: HostPorts;
   readonly logger?: Logger;
-  readonly restart?: RestartOptions;
+  /** Crash-restart budget; a getter lets an embedder's setting apply to the next crash. */
+  readonly restart?: RestartOptions | (() => RestartOptions);
   /** Default per-request timeout when the declaration sets none (ms). Progress resets it. */
   readonly defaultTimeoutMs?: number;
   /** How long a server may take to start and answer `initialize` (ms); includes process start-up. */
@@ -56,6 +57,13 @@ export interface CallOptions {
   readonly onprogress?: (progress: Progress) => void;
   /** Overrides the server's timeout for this request (ms). */
   readonly timeoutMs?: number;
+}
+
+export interface ToolCallOptions extends CallOptions {
+  /** Run tools with `taskSupport: optional` as tasks too. */
+  readonly preferTask?: boolean;
+  /** Task status updates (`working`, `input_required`, … with `statusMessage`) of a task-augmented call. */
+  readonly onTaskStatus?: (task: Task) => void;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
@@ -187,14 +195,57 @@ export class ServerConnection extends Disposable {
     }
   }
 
-  async callTool(name: string, args: Record<string, unknown> = {}, opts?: CallOptions): Promise<CallToolResult> {
-    const result = await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
+  /**
+   * Calls a tool. Tools whose `execution.taskSupport` is `required` (or `optional` with
+   * `preferTask`) run as tasks when the server supports task-augmented `tools/call`: status goes to
+   * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     const tool = this.toolsByName.get(name);
+    const support = tool?.execution?.taskSupport;
+    const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
+      ? await this.callToolAsTask(name, args, opts)
+      : await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
       if (problem) throw new ServerError(this.name, problem, ErrorCode.InvalidParams);
     }
     return result;
+  }
+
+  private supportsToolTasks(): boolean {
+    return !!(this.capabilities as { tasks?: { requests?: { tools?: { call?: object } } } } | undefined)?.tasks?.requests?.tools?.call;
+  }
+
+  private async callToolAsTask(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
+    if (this._state === 'starting') await this.whenRunning();
+    const client = this.client;
+    if (!client || this._state !== 'running') throw this.notRunning('tools/call');
+    const ro = {
+      signal: opts.signal, onprogress: opts.onprogress, task: {},
+      timeout: opts.timeoutMs ?? this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
+      resetTimeoutOnProgress: true, maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
+    };
+    let taskId: string | undefined;
+    const cancel = () => {
+      if (taskId) client.experimental.tasks.cancelTask(taskId).catch(e => this.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
+    };
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, ro)) {
+        if (m.type === 'taskCreated' || m.type === 'taskStatus') {
+          taskId = m.task.taskId;
+          opts.onTaskStatus?.(m.task);
+        } else if (m.type === 'result') {
+          return m.result as CallToolResult;
+        } else {
+          throw toServerError(this.name, 'tools/call (task)', opts.signal?.aborted ? Object.assign(new Error('aborted'), { name: 'AbortError' }) : m.error, this.closedReason);
+        }
+      }
+      throw new ServerError(this.name, `tools/call (task) for "${name}" ended without a result`);
+    } finally {
+      opts.signal?.removeEventListener('abort', cancel);
+    }
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
@@ -368,11 +419,13 @@ export class ServerConnection extends Disposable {
     this.catalog.clear();
     const delay = this.restartPolicy.next();
     if (delay === undefined) {
-      const opts = this.options.restart ?? defaultRestartOptions;
-      this.fail(`Stopped after ${opts.maxRestarts} automatic restarts within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`);
+      const opts = this.restartPolicy.options;
+      this.fail(opts.maxRestarts > 0
+        ? `Stopped after ${opts.maxRestarts} automatic restarts within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`
+        : `The server stopped: ${reason}. Automatic restart is off; check the log and start it again.`);
       return;
     }
-    const msg = `${reason}; restarting in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${(this.options.restart ?? defaultRestartOptions).maxRestarts})`;
+    const msg = `${reason}; restarting in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
     this.logger.warn(`Server ${msg}`);
     this.setState('starting', msg);
     this.restartTimer = setTimeout(() => {

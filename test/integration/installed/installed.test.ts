@@ -1,5 +1,5 @@
 // Run `installed` (runs.mjs): MCP Host is NOT the development extension here. The rig packages the
-// production .vsix (scripts/package.mjs) and installs it with `code-server --install-extension`, as a
+// production .vsix (test/rig/package.mjs) and installs it with `code-server --install-extension`, as a
 // user installing from the Marketplace would; the user settings declare server-everything (`everything`)
 // and server-filesystem (`files`). The UI suite test/ui runs against the same workbench meanwhile.
 import * as assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // `npm run package`: production bundle + .vsix, offline.
 //
-//   node scripts/package.mjs [--out <file.vsix>] [--dev]
+//   node test/rig/package.mjs [--out <file.vsix>] [--dev]
 //
 // The .vsix is assembled in a staging folder: the files `.vscodeignore` lets through (as vsce itself
 // lists them) are copied there and the bundle is built into <staging>/dist/extension.js
@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** `<name>-<version>.vsix` in the repo root (gitignored), as `vsce package` names it. */
 export async function defaultVsixPath() {

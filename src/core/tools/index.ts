@@ -1,0 +1,4 @@
+export * from './toolNames';
+export * from './toolApproval';
+export * from './toolSelection';
+export * from './toolResults';

@@ -1,0 +1,46 @@
+/** A log of every tool execution with its arguments, outcome, duration and result. */
+import * as vscode from 'vscode';
+import { redact } from '../../core';
+
+export type ToolOutcome = 'ok' | 'error-result' | 'failed' | 'denied' | 'disabled' | 'cancelled';
+
+export interface ToolActivity {
+  readonly time: string;
+  readonly server: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly outcome: ToolOutcome;
+  readonly durationMs: number;
+  readonly result: string;
+  readonly approvedBy?: string;
+}
+
+const KEEP = 500;
+
+export class ToolActivityLog implements vscode.Disposable {
+  private readonly channel = vscode.window.createOutputChannel(vscode.l10n.t('MCP Tool Activity'), { log: true });
+  private readonly entries: ToolActivity[] = [];
+  private readonly _onDidAdd = new vscode.EventEmitter<ToolActivity>();
+  readonly onDidAdd = this._onDidAdd.event;
+
+  constructor(private readonly secrets: () => readonly string[]) {}
+
+  get recent(): readonly ToolActivity[] { return this.entries; }
+
+  add(entry: Omit<ToolActivity, 'time'>): void {
+    const e: ToolActivity = { time: new Date().toISOString(), ...entry };
+    this.entries.push(e);
+    if (this.entries.length > KEEP) this.entries.shift();
+    const args = redact(JSON.stringify(e.args ?? {}), this.secrets());
+    const result = redact(e.result.length > 2000 ? `${e.result.slice(0, 2000)}…` : e.result, this.secrets());
+    const line = `${e.server}/${e.tool} ${e.outcome} in ${e.durationMs} ms${e.approvedBy ? ` (approved: ${e.approvedBy})` : ''} args=${args}\n${result}`;
+    if (e.outcome === 'ok') this.channel.info(line);
+    else if (e.outcome === 'failed' || e.outcome === 'error-result') this.channel.warn(line);
+    else this.channel.info(line);
+    this._onDidAdd.fire(e);
+  }
+
+  show(): void { this.channel.show(true); }
+
+  dispose(): void { this.channel.dispose(); this._onDidAdd.dispose(); }
+}

@@ -1,0 +1,134 @@
+/**
+ * The `@mcp` chat participant: sends the conversation and the enabled MCP tools to the request's
+ * model and runs the tool-calling loop until the model stops calling tools (bounded rounds).
+ * Tool results — errors included — go back to the model; references are shown to the user.
+ */
+import * as vscode from 'vscode';
+import { selectRelevantTools, type McpHost } from '../../core';
+import { enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
+import type { ToolInvoker } from './toolInvoker';
+import { fileNameFor } from '../resources/mime';
+import { resourceFileUri } from '../resources/resourceFileSystem';
+
+export const PARTICIPANT_ID = 'mcpHost.mcp';
+const MAX_ROUNDS = 16;
+/** VS Code rejects requests with more tools than this. */
+export const MAX_TOOLS = 128;
+
+export interface ParticipantDeps {
+  readonly host: McpHost;
+  readonly invoker: ToolInvoker;
+  /** Handles `/prompt …`; provided by the prompts feature. */
+  readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
+}
+
+export function registerParticipant(context: vscode.ExtensionContext, deps: ParticipantDeps): vscode.ChatParticipant {
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) => handle(deps, request, chatContext, stream, token));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  return participant;
+}
+
+async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  if (request.command === 'tools') return listTools(deps.host, stream);
+  if (request.command === 'prompt') {
+    if (deps.promptCommand) return (await deps.promptCommand(request, stream, token)) ?? {};
+    stream.markdown(vscode.l10n.t('Use **MCP: Run Prompt…** from the Command Palette to run a prompt.'));
+    return {};
+  }
+
+  const all = enabledTools(deps.host);
+  const { selected, dropped } = selectRelevantTools(all.map(t => ({ ...t, description: t.tool.description })), request.prompt, MAX_TOOLS);
+  if (dropped) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled but a request can carry at most {1}; the {1} most relevant to your request were offered._\n\n', all.length, MAX_TOOLS));
+  const byName = new Map<string, CatalogTool>(selected.map(t => [t.name, t]));
+  const tools = selected.map(toChatTool);
+
+  const messages = [...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('@mcp uses the tools of your MCP servers.') }, token);
+      const calls: vscode.LanguageModelToolCallPart[] = [];
+      const assistant: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) { stream.markdown(part.value); assistant.push(part); }
+        else if (part instanceof vscode.LanguageModelToolCallPart) { calls.push(part); assistant.push(part); }
+      }
+      if (!calls.length) return { metadata: { rounds: round + 1 } };
+      messages.push(vscode.LanguageModelChatMessage.Assistant(assistant));
+      const results: vscode.LanguageModelToolResultPart[] = [];
+      for (const call of calls) {
+        if (token.isCancellationRequested) break;
+        const t = byName.get(call.name);
+        if (!t) {
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)]));
+          continue;
+        }
+        const r = await deps.invoker.invoke({ server: t.server, tool: t.tool.name, args: (call.input ?? {}) as Record<string, unknown>, token, onProgress: m => stream.progress(m) });
+        for (const p of r.parts) {
+          // Resources the tool pointed at open through our read-only file system provider.
+          if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
+        }
+        if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
+        results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(r.text)]));
+      }
+      if (token.isCancellationRequested) return { metadata: { cancelled: true } };
+      messages.push(vscode.LanguageModelChatMessage.User(results));
+    }
+    stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls._', MAX_ROUNDS));
+    return { metadata: { rounds: MAX_ROUNDS } };
+  } catch (e) {
+    if (e instanceof vscode.LanguageModelError) {
+      stream.markdown(vscode.l10n.t('The language model could not answer: {0}', e.message));
+      return { errorDetails: { message: e.message } };
+    }
+    throw e;
+  }
+}
+
+function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
+  const tools = enabledTools(host);
+  if (!tools.length) {
+    stream.markdown(vscode.l10n.t('No MCP tools are available. Configure servers under `mcpHost.servers`.'));
+    return {};
+  }
+  const byServer = new Map<string, CatalogTool[]>();
+  for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+  for (const [server, list] of byServer) {
+    stream.markdown(`**${server}**\n`);
+    for (const t of list) stream.markdown(`- \`${t.name}\` — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
+    stream.markdown('\n');
+  }
+  return {};
+}
+
+function history(ctx: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  for (const turn of ctx.history) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      if (turn.participant === PARTICIPANT_ID) out.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+    } else if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value : '').join('');
+      if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
+    }
+  }
+  return out;
+}
+
+/** Attached references (files, MCP resources, selections) become context for the model. */
+async function references(request: vscode.ChatRequest): Promise<vscode.LanguageModelChatMessage[]> {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  for (const ref of request.references) {
+    let text: string | undefined;
+    let label = ref.id;
+    const v = ref.value;
+    if (typeof v === 'string') text = v;
+    else if (v instanceof vscode.Uri) {
+      label = v.toString();
+      try { text = new TextDecoder().decode(await vscode.workspace.fs.readFile(v)); } catch { text = undefined; }
+    } else if (v instanceof vscode.Location) {
+      label = `${v.uri.toString()}:${v.range.start.line + 1}`;
+      try { text = (await vscode.workspace.openTextDocument(v.uri)).getText(v.range); } catch { text = undefined; }
+    }
+    if (text !== undefined) out.push(vscode.LanguageModelChatMessage.User(`Attached context ${label}:\n${text.length > 100_000 ? text.slice(0, 100_000) + '…' : text}`));
+  }
+  return out;
+}

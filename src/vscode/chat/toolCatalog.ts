@@ -1,0 +1,23 @@
+/** The enabled MCP tools of running servers, with their model-facing names. */
+import type * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { nameTools, type McpHost } from '../../core';
+import { isToolEnabled } from './toolSettings';
+
+export interface CatalogTool {
+  readonly server: string;
+  readonly tool: Tool;
+  /** `<server>_<tool>`, valid for the language-model API and ≤ 64 characters. */
+  readonly name: string;
+}
+
+export function enabledTools(host: McpHost): CatalogTool[] {
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name));
+  const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
+  return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
+}
+
+export function toChatTool(t: CatalogTool): vscode.LanguageModelChatTool {
+  const description = [t.tool.title, t.tool.description].filter(Boolean).join(': ') || `${t.tool.name} (MCP server ${t.server})`;
+  return { name: t.name, description: `[${t.server}] ${description}`, inputSchema: t.tool.inputSchema };
+}

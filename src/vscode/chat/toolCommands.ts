@@ -1,0 +1,19 @@
+/** Commands of the tools feature: enable/disable tools, show the activity log. */
+import * as vscode from 'vscode';
+import type { McpHost } from '../../core';
+import type { ToolActivityLog } from './activityLog';
+import { isToolEnabled, setDisabled } from './toolSettings';
+
+export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mcpHost.configureTools', async () => {
+      const items = host.tools.map(o => ({ label: o.item.title ?? o.item.name, description: o.server, detail: o.item.description?.split('\n')[0], picked: isToolEnabled(o.server, o.item.name), key: `${o.server}/${o.item.name}` }));
+      if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tools are available.')); return; }
+      const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Enabled MCP tools'), placeHolder: vscode.l10n.t('Unchecked tools are never offered to language models') });
+      if (!picked) return;
+      const on = new Set(picked.map(p => p.key));
+      await setDisabled(items.filter(i => !on.has(i.key)).map(i => i.key));
+    }),
+    vscode.commands.registerCommand('mcpHost.showToolActivity', () => log.show()),
+  ];
+}

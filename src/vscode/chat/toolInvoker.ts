@@ -1,0 +1,77 @@
+/**
+ * Runs an MCP tool on behalf of a model: checks that it is enabled, asks for confirmation unless
+ * pre-approved, reports MCP progress and task status, turns cancellation into
+ * `notifications/cancelled` (or `tasks/cancel`), and records every execution in the activity log.
+ * Failures become error results for the model instead of exceptions.
+ */
+import * as vscode from 'vscode';
+import { preApproval, toolResultParts, toolResultText, type McpHost, type ToolResultPart } from '../../core';
+import { toAbortSignal } from '../cancellation';
+import type { ToolActivityLog, ToolOutcome } from './activityLog';
+import { confirmToolCall } from './toolConfirmation';
+import { addPattern, approvalSettings, isToolEnabled } from './toolSettings';
+
+export interface InvokeRequest {
+  readonly server: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly token?: vscode.CancellationToken;
+  /** The caller already obtained consent (e.g. VS Code's own tool confirmation). */
+  readonly confirmed?: boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+export interface InvokeResult {
+  readonly outcome: ToolOutcome;
+  readonly parts: readonly ToolResultPart[];
+  /** What the model should read (errors included, so it can recover). */
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/** Wraps a call so a -32042 "URL elicitation required" error is shown to the user and the call retried. */
+export type UrlElicitationRetry = <T>(call: () => Promise<T>, server: string) => Promise<T>;
+
+export class ToolInvoker {
+  constructor(private readonly host: McpHost, private readonly log: ToolActivityLog, private readonly urlRetry: UrlElicitationRetry = call => call()) {}
+
+  async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    const started = Date.now();
+    const finish = (outcome: ToolOutcome, text: string, parts: ToolResultPart[] = [], approvedBy?: string): InvokeResult => {
+      this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy });
+      return { outcome, parts, text, isError: outcome !== 'ok' };
+    };
+    const conn = this.host.get(req.server);
+    if (!conn) return finish('failed', vscode.l10n.t('No MCP server named "{0}" is configured.', req.server));
+    const tool = conn.tool(req.tool);
+    if (!tool) return finish('failed', vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
+    if (!isToolEnabled(req.server, req.tool)) return finish('disabled', vscode.l10n.t('The user disabled the tool "{0}" of server "{1}".', req.tool, req.server));
+
+    let approvedBy: string | undefined = req.confirmed ? 'caller' : preApproval(approvalSettings(), req.server, tool);
+    if (!approvedBy) {
+      const decision = await confirmToolCall(req.server, req.tool, tool.title ?? tool.annotations?.title, req.args, req.token);
+      if (decision === 'deny') return finish('denied', vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
+      if (decision === 'tool') await addPattern('tools.autoApprove', `${req.server}/${req.tool}`);
+      if (decision === 'server') await addPattern('tools.autoApprove', `${req.server}/*`);
+      approvedBy = `user:${decision}`;
+    }
+
+    const label = tool.title ?? tool.annotations?.title ?? req.tool;
+    req.onProgress?.(vscode.l10n.t('Running {0} ({1})…', label, req.server));
+    const abort = toAbortSignal(req.token);
+    try {
+      const result = await this.urlRetry(() => conn.callTool(req.tool, req.args, {
+        signal: abort.signal,
+        onprogress: p => req.onProgress?.(`${label}: ${p.total ? `${p.progress}/${p.total}` : p.progress}${p.message ? ` — ${p.message}` : ''}`),
+        onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
+      }), req.server);
+      const parts = toolResultParts(result, tool);
+      return finish(result.isError ? 'error-result' : 'ok', toolResultText(parts, result.isError), parts, approvedBy);
+    } catch (e) {
+      if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
+      return finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
+    } finally {
+      abort.dispose();
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/** @mcp participant, tool confirmation, language-model tools and the exported API, in a real VS Code. */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { scriptedLm, setSetting, waitFor, type RecordedRequest } from './helpers';
+import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
+import type { McpHostApi } from '../../src/vscode/api';
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+async function ask(query: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query });
+}
+
+async function requestsAtLeast(n: number, ms: number): Promise<RecordedRequest[]> {
+  let last: RecordedRequest[] = [];
+  await waitFor(async () => { last = await scriptedLm.requests(); return last.length >= n; }, ms, `${n} model request(s)`);
+  return last;
+}
+
+function toolResultText(req: RecordedRequest): string {
+  const parts = req.messages.flatMap(m => m.content).filter(p => p.type === 'toolResult');
+  return parts.flatMap(p => p.type === 'toolResult' ? p.content : []).map(c => c.type === 'text' ? c.value : '').join('\n');
+}
+
+describe('tools for chat', function () {
+  this.timeout(60_000);
+  let api: McpHostApi;
+
+  before(async () => {
+    api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
+    await waitState(api.host.require('everything'), 'running');
+    // The first chat request of a fresh window can fail with "Language model unavailable" while the
+    // Chat view resolves its model; retry the warm-up until a request reaches the scripted model.
+    for (let attempt = 0; ; attempt++) {
+      await scriptedLm.reset();
+      await ask('@mcp warm up');
+      try { await requestsAtLeast(1, 5_000); break; } catch (e) { if (attempt === 4) throw e; }
+    }
+  });
+  beforeEach(() => scriptedLm.reset());
+  after(async () => {
+    await setSetting('mcpHost.tools.autoApprove', undefined);
+    await setSetting('mcpHost.tools.disabled', undefined);
+    await declareServers(undefined);
+  });
+
+  it('@mcp offers the MCP tools to the model and runs the tool-calling loop', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['everything/*']);
+    await scriptedLm.script([{ toolCall: { name: 'everything_echo', input: { message: 'from chat' }, callId: 'c1' } }], 'The echo said: from chat');
+    await ask('@mcp echo "from chat" please');
+    const reqs = await requestsAtLeast(2, 20_000);
+    const offered = reqs[0].options.tools.map(t => t.name);
+    assert.ok(offered.includes('everything_echo') && offered.includes('everything_get-sum'), offered.join());
+    const echo = reqs[0].options.tools.find(t => t.name === 'everything_echo')!;
+    assert.match(echo.description, /^\[everything\]/);
+    assert.ok(echo.inputSchema, 'input schema passed');
+    assert.ok(offered.every(n => n.length <= 64 && /^[A-Za-z0-9_-]+$/.test(n)));
+    assert.match(toolResultText(reqs[1]), /Echo: from chat/);
+    assert.ok(api.listTools('everything').length > 5);
+  });
+
+  it('feeds isError results and structured content back to the model', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['everything/*']);
+    await scriptedLm.script(
+      [{ toolCall: { name: 'everything_get-sum', input: { a: 'not a number' }, callId: 'bad' } }, { toolCall: { name: 'everything_get-structured-content', input: { location: 'Chicago' }, callId: 'st' } }],
+      'ok',
+    );
+    await ask('@mcp add things');
+    const reqs = await requestsAtLeast(2, 20_000);
+    const results = toolResultText(reqs[1]);
+    assert.match(results, /error/i);
+    assert.match(results, /"temperature":/);
+  });
+
+  it('asks before running a tool that is not pre-approved, and "deny" goes back to the model', async () => {
+    await setSetting('mcpHost.tools.autoApprove', undefined);
+    await scriptedLm.script([{ toolCall: { name: 'everything_get-sum', input: { a: 1, b: 2 }, callId: 'd1' } }], 'Understood, not running it.');
+    const before = api.host.require('everything');
+    assert.ok(before);
+    await ask('@mcp add 1 and 2');
+    await waitFor(async () => (await scriptedLm.requests()).length >= 1, 20_000, 'first request');
+    await sleep(800); // the confirmation QuickPick opens right after the model's answer
+    for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const reqs = await requestsAtLeast(2, 20_000);
+    assert.match(toolResultText(reqs[1]), /denied/);
+  });
+
+  it('"always allow this tool" persists the approval', async () => {
+    await setSetting('mcpHost.tools.autoApprove', undefined);
+    await scriptedLm.script([{ toolCall: { name: 'everything_get-sum', input: { a: 20, b: 22 }, callId: 'a1' } }], 'done');
+    await ask('@mcp add 20 and 22');
+    await waitFor(async () => (await scriptedLm.requests()).length >= 1, 20_000, 'first request');
+    await sleep(800);
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const reqs = await requestsAtLeast(2, 20_000);
+    assert.match(toolResultText(reqs[1]), /42/);
+    await waitFor(() => (vscode.workspace.getConfiguration('mcpHost').get<string[]>('tools.autoApprove') ?? []).includes('everything/get-sum'), 5000, 'approval saved');
+  });
+
+  it('never offers disabled tools', async () => {
+    await setSetting('mcpHost.tools.disabled', ['everything/echo']);
+    await scriptedLm.script('nothing to do');
+    await ask('@mcp hello');
+    const [req] = await requestsAtLeast(1, 20_000);
+    const names = req.options.tools.map(t => t.name);
+    assert.ok(!names.includes('everything_echo') && names.includes('everything_get-sum'));
+    await setSetting('mcpHost.tools.disabled', undefined);
+  });
+
+  it('runs task-augmented tools (simulate-research-query) and returns their result', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['everything/*']);
+    await scriptedLm.script([{ toolCall: { name: 'everything_simulate-research-query', input: { topic: 'roots' }, callId: 't1' } }], 'done');
+    await ask('@mcp research roots');
+    const reqs = await requestsAtLeast(2, 30_000);
+    assert.match(toolResultText(reqs[1]), /Research Report: roots/);
+  });
+
+  it('cancelling the chat request cancels the running tool on the server', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['hanging/*']);
+    await scriptedLm.script([{ toolCall: { name: 'hanging_hang', input: {}, callId: 'h1' } }], 'never reached');
+    await ask('@mcp hang forever');
+    await requestsAtLeast(1, 20_000);
+    await sleep(700);
+    await vscode.commands.executeCommand('workbench.action.chat.cancel');
+    await waitFor(async () => (JSON.parse(textOf(await api.callTool('hanging', 'cancelled-count'))) as { hangCancelled: number }).hangCancelled >= 1, 10_000, 'server saw notifications/cancelled');
+    await sleep(300);
+    assert.equal((await scriptedLm.requests()).length, 1, 'no further model round after cancel');
+  });
+
+  it('offers language-model tools to other participants: find, call, read', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['everything/*']);
+    const names = vscode.lm.tools.map(t => t.name);
+    for (const n of ['mcpHost_findTools', 'mcpHost_callTool', 'mcpHost_readResource']) assert.ok(names.includes(n), n);
+    const token = new vscode.CancellationTokenSource().token;
+    const text = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
+    const found = await vscode.lm.invokeTool('mcpHost_findTools', { input: { query: 'sum' }, toolInvocationToken: undefined }, token);
+    assert.match(text(found), /"tool":"get-sum"/);
+    const called = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'everything', tool: 'echo', arguments: { message: 'lm tool' } }, toolInvocationToken: undefined }, token);
+    assert.match(text(called), /Echo: lm tool/);
+    const uri = api.listResources('everything')[0].resource.uri;
+    const read = await vscode.lm.invokeTool('mcpHost_readResource', { input: { server: 'everything', uri }, toolInvocationToken: undefined }, token);
+    assert.ok(text(read).length > 0);
+  });
+
+  it('exports a typed API: servers, catalogs, calls and events', async () => {
+    assert.equal(api.version, 1);
+    const [summary] = api.listServers().filter(s => s.name === 'everything');
+    assert.equal(summary.state, 'running');
+    assert.equal(summary.protocolVersion, '2025-11-25');
+    assert.ok(api.listPrompts('everything').some(p => p.prompt.name === 'simple-prompt'));
+    assert.ok(api.listResourceTemplates('everything').length >= 2);
+    assert.equal(textOf(await api.callTool('everything', 'echo', { message: 'api' })), 'Echo: api');
+    assert.ok((await api.readResource('everything', 'demo://resource/dynamic/text/1')).contents.length);
+    assert.match(JSON.stringify((await api.getPrompt('everything', 'args-prompt', { city: 'Oslo' })).messages), /Oslo/);
+    const states: string[] = [];
+    const sub = api.onDidChangeServerState(e => states.push(`${e.server}:${e.state}`));
+    await api.host.require('everything').restart();
+    sub.dispose();
+    assert.deepEqual(states.filter(s => s.startsWith('everything')), ['everything:starting', 'everything:running']);
+    await assert.rejects(api.callTool('nope', 'x'), /nope: no server with this name is configured/);
+  });
+});

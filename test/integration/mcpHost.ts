@@ -1,0 +1,47 @@
+/** Helpers for tests of MCP Host itself: its API, server declarations for our fixtures, tree items. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpHostApi } from '../../src/vscode/api';
+import type { ServerConnection, ServerState } from '../../src/core';
+import { activateMcpHost, setSetting, waitFor } from './helpers';
+
+const repo = path.resolve(__dirname, '../../..');
+export const fixture = (name: string) => path.join(repo, 'out/test/fixtures/servers', `${name}.js`);
+export const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const filesystemBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+export function nodeServer(script: string, ...args: string[]) {
+  return { command: process.execPath, args: [script, ...args] };
+}
+
+export async function api(): Promise<McpHostApi> {
+  return (await activateMcpHost<McpHostApi>()).exports;
+}
+
+/** Sets `mcpHost.servers` (user settings) and waits until every enabled server has settled. */
+export async function declareServers(servers: Record<string, unknown> | undefined): Promise<McpHostApi> {
+  const a = await api();
+  await setSetting('mcpHost.servers', servers);
+  await a.reload();
+  return a;
+}
+
+export async function waitState(conn: ServerConnection, state: ServerState, ms = 15_000): Promise<void> {
+  await waitFor(() => conn.state === state, ms, `${conn.name} to be ${state} (is ${conn.state}: ${conn.message ?? ''})`);
+}
+
+/** The Servers view's items as the user sees them (label, description, contextValue). */
+export async function serverItems(a: McpHostApi): Promise<{ label: string; description: string; contextValue: string; tooltip: string }[]> {
+  const nodes = (await a.serversView.getChildren()) ?? [];
+  const items = await Promise.all(nodes.map(n => a.serversView.getTreeItem(n)));
+  return items.map(i => ({
+    label: typeof i.label === 'string' ? i.label : i.label?.label ?? '',
+    description: typeof i.description === 'string' ? i.description : '',
+    contextValue: i.contextValue ?? '',
+    tooltip: typeof i.tooltip === 'string' ? i.tooltip : (i.tooltip as vscode.MarkdownString | undefined)?.value ?? '',
+  }));
+}
+
+export function textOf(result: { content?: unknown[] }): string {
+  return (result.content ?? []).map(c => (c as { text?: string }).text ?? '').join('');
+}

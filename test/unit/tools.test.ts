@@ -1,0 +1,68 @@
+import * as assert from 'node:assert/strict';
+import { MAX_TOOL_NAME, nameTools, preApproval, selectRelevantTools, toolName, toolResultParts, toolResultText } from '../../src/core';
+
+describe('tools: names for language models', () => {
+  it('namespaces per server with only allowed characters', () => {
+    assert.equal(toolName('everything', 'get-sum'), 'everything_get-sum');
+    assert.equal(toolName('my server!', 'do.thing/now'), 'my_server_do_thing_now');
+  });
+  it('keeps names ≤ 64 characters and unique, stable across calls', () => {
+    const long = 'x'.repeat(80);
+    const a = toolName('srv', long), b = toolName('srv', long + 'y');
+    assert.ok(a.length <= MAX_TOOL_NAME && b.length <= MAX_TOOL_NAME);
+    assert.notEqual(a, b);
+    assert.equal(a, toolName('srv', long));
+    const named = nameTools([{ server: 'a b', tool: 'c' }, { server: 'a_b', tool: 'c' }]);
+    assert.notEqual(named[0].name, named[1].name);
+    assert.ok(named.every(n => /^[A-Za-z0-9_-]{1,64}$/.test(n.name)));
+  });
+});
+
+describe('tools: approval', () => {
+  const tool = (name: string, readOnly?: boolean) => ({ name, inputSchema: { type: 'object' as const }, annotations: readOnly === undefined ? undefined : { readOnlyHint: readOnly } });
+  it('pre-approves per tool and per server', () => {
+    assert.equal(preApproval({ autoApprove: ['s/t'], trustedServers: [] }, 's', tool('t')), 'tool');
+    assert.equal(preApproval({ autoApprove: ['s/*'], trustedServers: [] }, 's', tool('x')), 'server');
+    assert.equal(preApproval({ autoApprove: ['s/t'], trustedServers: [] }, 'other', tool('t')), undefined);
+  });
+  it('trusts readOnlyHint only from trusted servers', () => {
+    assert.equal(preApproval({ autoApprove: [], trustedServers: [] }, 's', tool('r', true)), undefined);
+    assert.equal(preApproval({ autoApprove: [], trustedServers: ['s'] }, 's', tool('r', true)), 'readOnly');
+    assert.equal(preApproval({ autoApprove: [], trustedServers: ['s'] }, 's', tool('w', false)), undefined);
+  });
+});
+
+describe('tools: selection when over the limit', () => {
+  it('keeps the most relevant tools in a stable order', () => {
+    const tools = Array.from({ length: 200 }, (_, i) => ({ name: `srv_tool${i}`, description: i === 150 ? 'Send an email message' : 'Does something' }));
+    const { selected, dropped } = selectRelevantTools(tools, 'please send an email to bob', 128);
+    assert.equal(selected.length, 128);
+    assert.equal(dropped, 72);
+    assert.ok(selected.some(t => t.name === 'srv_tool150'));
+    assert.deepEqual(selectRelevantTools(tools.slice(0, 5), 'x', 128).selected.length, 5);
+  });
+});
+
+describe('tools: results for the model', () => {
+  it('handles every content type and marks errors', () => {
+    const parts = toolResultParts({
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        { type: 'resource_link', uri: 'demo://a', name: 'a', mimeType: 'text/plain' },
+        { type: 'resource', resource: { uri: 'demo://b', text: 'embedded', mimeType: 'text/plain' } },
+        { type: 'resource', resource: { uri: 'demo://c', blob: 'AAAA', mimeType: 'application/pdf' } },
+      ],
+      structuredContent: { x: 1 },
+    }, { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } });
+    assert.deepEqual(parts.map(p => p.kind), ['text', 'data', 'data', 'reference', 'reference', 'data', 'text']);
+    const text = toolResultText(parts, false);
+    assert.match(text, /hello/);
+    assert.match(text, /\[image image\/png, 3 bytes\]/);
+    assert.match(text, /\[resource a demo:\/\/a \(text\/plain\)\]/);
+    assert.match(text, /embedded/);
+    assert.match(text, /\{"x":1\}/);
+    assert.match(toolResultText([{ kind: 'text', text: 'boom' }], true), /^The tool reported an error:\nboom/);
+  });
+});
