@@ -15,10 +15,14 @@
 //   timeoutMs       whole-run timeout (default 300 s)
 //   installVsix     true: MCP Host is packaged (production .vsix) and installed instead of being the development extension
 //   ui              folder of a Playwright UI suite (test/rig/runUi.mjs) run against this run's workbench
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Written by the restricted run's extension-host test once it has checked the untrusted state; the UI suite then grants trust. */
+export const TRUST_SIGNAL = path.join(os.tmpdir(), `mcp-host-trust-signal-${process.pid}`);
 
 /** @type {import('../rig/runIntegration.mjs').RunDefinition[]} */
 export const runs = [
@@ -27,8 +31,8 @@ export const runs = [
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers still run.
   {
-    name: 'restricted', dir: 'restricted', workspace: 'test/fixtures/untrusted', workspaceTrust: true,
-    env: { MCP_HOST_TEST_NODE: process.execPath, MCP_HOST_TEST_REPO: REPO },
+    name: 'restricted', dir: 'restricted', workspace: 'test/fixtures/untrusted', workspaceTrust: true, ui: 'test/ui-trust',
+    env: { MCP_HOST_TEST_NODE: process.execPath, MCP_HOST_TEST_REPO: REPO, MCP_HOST_TRUST_SIGNAL: TRUST_SIGNAL },
     settings: { 'mcpHost.servers': { fromUser: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`] } } },
   },
   // The product as users get it: MCP Host installed from its production .vsix (not the development
