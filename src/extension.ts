@@ -14,6 +14,7 @@ import { registerCommands } from './vscode/commands';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
 import { InputStore } from './vscode/inputs';
+import { registerOnboarding } from './vscode/onboarding';
 import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: view, showCollapseAll: false }),
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
+    ...registerOnboarding({ controller, logs, inputs }, context),
   );
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);

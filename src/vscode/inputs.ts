@@ -74,6 +74,14 @@ export class InputStore {
     return value;
   }
 
+  /** Stores a value for `${input:id}` without asking (Add Server and Import collect secrets up front). */
+  async store(id: string, value: string): Promise<void> {
+    await this.secrets.store(KEY_PREFIX + id, value);
+    this.known.add(id);
+    await this.state.update(INDEX_KEY, [...this.known]);
+    await this.values(); // refreshes what redaction knows
+  }
+
   async clear(): Promise<number> {
     const ids = [...this.known];
     for (const id of ids) await this.secrets.delete(KEY_PREFIX + id);

@@ -2,6 +2,7 @@
 // Every run gets fresh user-data/extensions/HOME/XDG_* folders under one temp dir, a free loopback
 // port and its own process group, so nothing leaks between runs or into the developer's VS Code.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
@@ -73,6 +74,7 @@ function untrack(pid) {
  * @property {Record<string, string>} [env]         extra environment for the server (the extension host inherits it)
  * @property {boolean} [workspaceTrust]   true: start WITHOUT --disable-workspace-trust (Workspace Trust tests)
  * @property {string[]} [installExtensions]  .vsix files to `--install-extension` into the fresh extensions dir before start
+ * @property {string} [locale]            display language (`--locale`, e.g. 'zh-cn'); needs a language pack for it among installExtensions
  * @property {string[]} [extraArgs]       more code-server flags
  * @property {string} [tmpRoot]           parent of the run's temp dir (default os.tmpdir())
  * @property {number} [startTimeoutMs]    how long to wait for /healthz (default 60 s)
@@ -130,6 +132,7 @@ export async function startCodeServer(options = {}) {
     await runToEnd(p.node, [p.codeServerEntry, ...common, '--install-extension', ext], env, 120_000);
     log(`installed extension ${ext}`);
   }
+  if (options.locale) await registerLanguagePacks(dirs);
 
   const port = options.port ?? await freePort();
   const args = [
@@ -141,6 +144,7 @@ export async function startCodeServer(options = {}) {
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
+    ...(options.locale ? ['--locale', options.locale] : []),
     // Without this the workbench silently ignores the test payload (extensionTestsPath).
     ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(options.extraArgs ?? []),
@@ -183,6 +187,31 @@ export async function startCodeServer(options = {}) {
   }
   log(`code-server pid ${child.pid} on ${url} (dirs ${root})`);
   return { url, port, pid: child.pid, dirs, logFile, output, stop, exited: exitedPromise };
+}
+
+/**
+ * The workbench switches its display language only to a locale listed in <user-data>/languagepacks.json.
+ * The running server writes that file when it installs a language pack, `--install-extension` (the CLI)
+ * does not; so write it the way VS Code's LanguagePacksCache does, from the installed extensions'
+ * `contributes.localizations`.
+ */
+async function registerLanguagePacks(dirs) {
+  const packs = {};
+  for (const folder of await fs.readdir(dirs.extensions)) {
+    let manifest;
+    try { manifest = JSON.parse(await fs.readFile(path.join(dirs.extensions, folder, 'package.json'), 'utf8')); } catch { continue; }
+    for (const loc of manifest.contributes?.localizations ?? []) {
+      const pack = packs[loc.languageId] ??= { hash: '', extensions: [], translations: {}, label: loc.localizedLanguageName ?? loc.languageName };
+      pack.extensions.push({ extensionIdentifier: { id: `${manifest.publisher}.${manifest.name}`.toLowerCase() }, version: manifest.version });
+      for (const t of loc.translations ?? []) pack.translations[t.id] = path.join(dirs.extensions, folder, t.path);
+    }
+  }
+  for (const pack of Object.values(packs)) {
+    const hash = createHash('md5');
+    for (const e of pack.extensions) hash.update(e.extensionIdentifier.id).update(e.version);
+    pack.hash = hash.digest('hex');
+  }
+  await fs.writeFile(path.join(dirs.userData, 'languagepacks.json'), JSON.stringify(packs));
 }
 
 async function readTail(file, max = 20_000) {

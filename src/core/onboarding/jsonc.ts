@@ -1,0 +1,60 @@
+/**
+ * JSON with comments and trailing commas (VS Code's `mcp.json` and settings files; Claude Desktop and
+ * Cursor write plain JSON, which this reads too). Errors name the line and column.
+ */
+
+export type JsoncResult = { readonly value: unknown; readonly error?: undefined } | { readonly value?: undefined; readonly error: string };
+
+export function parseJsonc(text: string): JsoncResult {
+  const clean = stripJsonc(text.replace(/^\uFEFF/, ''));
+  try {
+    return { value: JSON.parse(clean) as unknown };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const at = /position (\d+)/.exec(message);
+    if (!at) return { error: message };
+    const before = clean.slice(0, Number(at[1]));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return { error: `${message.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '')} (line ${line}, column ${column})` };
+  }
+}
+
+/**
+ * Replaces comments with spaces (newlines kept, so positions stay put) and drops commas that precede
+ * `}` or `]`. Strings are copied untouched.
+ */
+export function stripJsonc(text: string): string {
+  let out = '';
+  let i = 0;
+  let pendingComma = -1; // index in `out` of a comma that may turn out to be trailing
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      out += text.slice(start, ++i);
+      pendingComma = -1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') { out += ' '; i++; }
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop;
+    } else if (c === ',') {
+      pendingComma = out.length;
+      out += c;
+      i++;
+    } else if ((c === '}' || c === ']') && pendingComma >= 0) {
+      out = `${out.slice(0, pendingComma)} ${out.slice(pendingComma + 1)}${c}`;
+      pendingComma = -1;
+      i++;
+    } else {
+      if (!/\s/.test(c)) pendingComma = -1;
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}

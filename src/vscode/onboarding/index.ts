@@ -1,0 +1,20 @@
+/**
+ * Onboarding commands: Add Server, Import Servers and the Get Started walkthrough. Their own small
+ * command table (the ids are contributed in package.json like every other command).
+ */
+import * as vscode from 'vscode';
+import { addServer, type OnboardingContext } from './addServer';
+import { importServers, type ImportArgs } from './importServers';
+
+export const WALKTHROUGH_ID = 'mcp-host.mcp-host#mcpHost.gettingStarted';
+
+export function registerOnboarding(ctx: OnboardingContext, extension: vscode.ExtensionContext): vscode.Disposable[] {
+  // <user-data>/User/globalStorage/<extension id> → <user-data>/User: where this editor keeps the user mcp.json.
+  const userDir = vscode.Uri.joinPath(extension.globalStorageUri, '..', '..');
+  const table: Record<string, (...args: unknown[]) => unknown> = {
+    'mcpHost.addServer': () => addServer(ctx),
+    'mcpHost.importServers': arg => importServers(ctx, arg as ImportArgs | vscode.Uri | string | undefined, userDir),
+    'mcpHost.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+  };
+  return Object.entries(table).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
+}

@@ -1,0 +1,83 @@
+/**
+ * Writes new server declarations where Add Server and Import put them: secret values into
+ * SecretStorage first (through the InputStore), then `mcpHost.inputs`, then `mcpHost.servers`, so the
+ * host — which reloads on the settings change — finds every value when it starts the servers.
+ * Only the chosen scope's own value is read and rewritten: user servers are never copied into the
+ * workspace or the other way round.
+ */
+import * as vscode from 'vscode';
+import type { McpHost, ServerState } from '../../core';
+import { mergeInputs, mergeServers, type InputDefinition, type SecretValue } from '../../core/onboarding';
+import { SECTION } from '../config';
+import type { InputStore } from '../inputs';
+
+export type Target = 'user' | 'workspace';
+
+export function configurationTarget(target: Target): vscode.ConfigurationTarget {
+  return target === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+}
+
+export function hasWorkspace(): boolean {
+  return !!vscode.workspace.workspaceFolders?.length || !!vscode.workspace.workspaceFile;
+}
+
+/** Server names declared in user and workspace (and folder) settings, with where. */
+export function declaredServers(): Map<string, { target: Target | 'folder'; declaration: unknown }> {
+  const info = vscode.workspace.getConfiguration(SECTION).inspect<Record<string, unknown>>('servers');
+  const out = new Map<string, { target: Target | 'folder'; declaration: unknown }>();
+  const layers: [Target | 'folder', unknown][] = [['user', info?.globalValue], ['workspace', info?.workspaceValue], ['folder', info?.workspaceFolderValue]];
+  for (const [target, value] of layers) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [name, declaration] of Object.entries(value)) out.set(name, { target, declaration });
+    }
+  }
+  return out;
+}
+
+/** `mcpHost.inputs` of every scope (ids must stay unique across them). */
+export function declaredInputs(): unknown[] {
+  const info = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('inputs');
+  return [info?.globalValue, info?.workspaceValue, info?.workspaceFolderValue].flatMap(v => Array.isArray(v) ? v : []);
+}
+
+export interface Additions {
+  readonly servers: Readonly<Record<string, unknown>>;
+  readonly inputs: readonly InputDefinition[];
+  readonly secrets: readonly SecretValue[];
+}
+
+export async function writeAdditions(target: Target, additions: Additions, store: InputStore): Promise<void> {
+  for (const s of additions.secrets) await store.store(s.id, s.value);
+  const config = () => vscode.workspace.getConfiguration(SECTION);
+  const scoped = <T>(key: string) => {
+    const info = config().inspect<T>(key);
+    return target === 'user' ? info?.globalValue : info?.workspaceValue;
+  };
+  if (additions.inputs.length) {
+    await config().update('inputs', mergeInputs(scoped<unknown[]>('inputs'), additions.inputs), configurationTarget(target));
+  }
+  await config().update('servers', mergeServers(scoped<Record<string, unknown>>('servers'), additions.servers), configurationTarget(target));
+}
+
+/** `npx -y pkg` or the URL: what a declaration runs, for previews (secrets are `${input:…}` by then). */
+export function describeDeclaration(declaration: unknown): string {
+  const d = (declaration ?? {}) as { command?: unknown; args?: unknown; url?: unknown };
+  if (typeof d.url === 'string') return d.url;
+  const args = Array.isArray(d.args) ? d.args.map(a => String(a)) : [];
+  return [String(d.command ?? ''), ...args].map(a => /\s/.test(a) ? JSON.stringify(a) : a).join(' ');
+}
+
+/**
+ * Applies the settings (serialised with the host's own reload on the change event) and waits until
+ * the server's start settled: `reload` resolves after every start of the apply has settled.
+ */
+export async function waitForStart(host: McpHost, reload: () => Promise<unknown>, name: string, timeoutMs = 120_000): Promise<{ state: ServerState; message?: string } | undefined> {
+  await reload();
+  const deadline = Date.now() + timeoutMs;
+  let conn = host.get(name);
+  while (conn?.state === 'starting' && Date.now() < deadline) {
+    await new Promise(resolve => setTimeout(resolve, 200));
+    conn = host.get(name);
+  }
+  return conn && { state: conn.state, message: conn.message };
+}
