@@ -1,5 +1,5 @@
 /**
- * Onboarding in a real VS Code: "MCP: Add Server…" for an npm package (npx resolves
+ * Onboarding in a real VS Code: "MCP: Add Server to MCP Host…" for an npm package (npx resolves
  * @modelcontextprotocol/server-everything from node_modules next to the workspace, offline) and for an
  * HTTP URL with a secret header (our expiring fixture on a loopback port); "MCP: Import Servers…" from a
  * Claude Desktop file and from the workspace's .vscode/mcp.json (test/fixtures/import). Each ends with

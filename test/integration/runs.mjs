@@ -48,5 +48,21 @@ export const runs = [
       },
     },
   },
+  // Simplified Chinese: VS Code switches its display language only to an installed language pack, and
+  // offline there is none from the Marketplace, so a minimal fixture pack is installed (test/fixtures/
+  // zh-cn-language-pack) and code-server starts with --locale zh-cn; MCP Host's package.nls.zh-cn.json and
+  // l10n/bundle.l10n.zh-cn.json then apply. The UI suite (test/ui-zh-cn) checks the view and the palette.
+  {
+    name: 'zh-cn', dir: 'zh-cn', locale: 'zh-cn', ui: 'test/ui-zh-cn',
+    fixtureExtensions: [path.join(REPO, 'test/fixtures/zh-cn-language-pack')],
+    settings: {
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'workbench.colorTheme': 'Default Dark Modern',
+      'mcpHost.servers': {
+        everything: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
+        paused: { command: process.execPath, args: ['server.js'], disabled: true },
+      },
+    },
+  },
   // Example: { name: 'restricted', dir: 'restricted', workspaceTrust: true, settings: { 'mcpHost.x': 1 }, env: { FOO: 'bar' } },
 ];

@@ -68,6 +68,7 @@ export const BASE_SETTINGS = {
  * @property {Record<string, string>} [env]        extra environment for code-server and so the extension host
  * @property {boolean} [workspaceTrust]  run with Workspace Trust enabled (default: disabled)
  * @property {string} [workspaceFile]  a .code-workspace file inside the copied workspace folder to open instead of the folder
+ * @property {string} [locale]      display language (code-server --locale); list a language pack for it in fixtureExtensions
  * @property {string} [extensionDevelopmentPath]  default the repo root (MCP Host); test/fixtures/test-entry-extension with installVsix
  * @property {boolean | string} [installVsix]  package MCP Host (production .vsix, test/rig/package.mjs), or take this
  *                                  .vsix file, and install it like a user would (`--install-extension`) instead of
@@ -151,6 +152,7 @@ export async function runIntegration(options = {}) {
         ...options.env,
       },
       workspaceTrust: options.workspaceTrust,
+      locale: options.locale,
       installExtensions: vsixes,
       tmpRoot: tmp,
       log,

@@ -53,6 +53,7 @@ export function protectedParts(message: string): string[] {
 export function placeholderMismatches(source: Readonly<Record<string, unknown>>, translation: Readonly<Record<string, unknown>>): { key: string; expected: string[]; actual: string[] }[] {
   const out: { key: string; expected: string[]; actual: string[] }[] = [];
   for (const [key, entry] of Object.entries(translation)) {
+    if (!(key in source)) continue; // stale or not yet in the source: compareKeys reports it
     const en = bundleMessage(source[key]) ?? key;
     const tr = bundleMessage(entry);
     if (en === undefined || tr === undefined) continue;

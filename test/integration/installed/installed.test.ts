@@ -19,10 +19,14 @@ describe('installed from the .vsix', () => {
     assert.equal(path.basename(ext.extensionPath), `${EXTENSION_ID}-${ext.packageJSON.version}`);
     // vsce stores README/CHANGELOG/LICENSE as readme.md/changelog.md/LICENSE.txt.
     const files = fs.readdirSync(ext.extensionPath).filter((f) => !f.startsWith('.')).sort();
-    const expected = ['changelog.md', 'dist', 'license.txt', 'media', 'package.json', 'package.nls.json', 'readme.md'];
+    const expected = ['changelog.md', 'dist', 'l10n', 'license.txt', 'media', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'readme.md'];
     assert.deepEqual(files.filter((f) => !expected.includes(f.toLowerCase())), [],
       `unexpected files in the package: ${files.join(', ')}`);
     assert.deepEqual(fs.readdirSync(path.join(ext.extensionPath, 'dist')), ['extension.js']);
+    // English and Simplified Chinese: the manifest strings and the vscode.l10n bundle.
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, 'package.nls.zh-cn.json')), 'package.nls.zh-cn.json is packaged');
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, 'l10n', 'bundle.l10n.zh-cn.json')), 'l10n/bundle.l10n.zh-cn.json is packaged');
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, 'media', 'walkthrough', 'add-server.svg')), 'walkthrough media are packaged');
   });
 
   it('activates on startup and connects the declared servers', async () => {

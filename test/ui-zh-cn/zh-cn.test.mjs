@@ -1,0 +1,44 @@
+// The Simplified Chinese UI as a person sees it, in the workbench of the `zh-cn` run (display language
+// zh-cn through the fixture language pack): the MCP view's titles and a disabled server's state, and our
+// commands in the Command Palette. Screenshot: .test-artifacts/zh-cn-zh-cn.png (with
+// MCP_HOST_UPDATE_SCREENSHOTS=1 also media/screenshots/zh-cn.png for the README).
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { activityBarItem, screenshot, setSidebarWidth, treeRow, workbench, workbenchReady } from './workbench.mjs';
+
+const README_SHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'media', 'screenshots', 'zh-cn.png');
+
+describe('Simplified Chinese (workbench UI)', function () {
+  this.timeout(60_000);
+  before(async () => {
+    await workbenchReady();
+    await workbench.page.setViewportSize({ width: 1100, height: 620 });
+  });
+  after(() => workbench.page.keyboard.press('Escape'));
+
+  it('shows the MCP view and our commands in Chinese', async () => {
+    const { page } = workbench;
+    await activityBarItem('MCP').click();
+    const sidebar = page.locator('.part.sidebar');
+    await sidebar.locator('.pane-header', { hasText: '服务器' }).first().waitFor();
+    await sidebar.locator('.pane-header', { hasText: '资源' }).first().waitFor();
+    const paused = treeRow('服务器', 'paused');
+    await paused.locator('.label-description', { hasText: '已禁用' }).waitFor({ timeout: 25_000 });
+    await treeRow('服务器', 'everything').locator('.label-description', { hasText: 'tools' }).waitFor({ timeout: 25_000 });
+    await setSidebarWidth(380);
+
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    // Every command whose Chinese title mentions 服务器 ("server"); the palette list is virtualised, so filter it short.
+    await input.fill('>服务器');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    for (const title of ['MCP: 向 MCP Host 添加服务器…', 'MCP: 导入服务器…']) {
+      await rows.filter({ hasText: title }).first().waitFor();
+    }
+    await page.mouse.move(1000, 600);
+    await page.waitForTimeout(300);
+    await screenshot('zh-cn', { also: process.env.MCP_HOST_UPDATE_SCREENSHOTS === '1' ? [README_SHOT] : [] });
+  });
+});
