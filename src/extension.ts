@@ -11,6 +11,7 @@ import { registerParticipant } from './vscode/chat/participant';
 import { registerToolCommands } from './vscode/chat/toolCommands';
 import { ToolInvoker } from './vscode/chat/toolInvoker';
 import { registerCommands } from './vscode/commands';
+import { createOAuth } from './vscode/auth';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
 import { InputStore } from './vscode/inputs';
@@ -39,9 +40,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
   const sampling = new SamplingFeature(logs, inputs);
-  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler, sampling: sampling.handler });
+  const oauth = createOAuth(context, (id, server) => inputs.resolve(id, server), message => hostLog.info(message));
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port });
   elicitation.attach(controller.host);
-  context.subscriptions.push(elicitation, sampling);
+  context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
   const view = new ServersView(controller);
   context.subscriptions.push(
     logs, hostLog, roots, view,

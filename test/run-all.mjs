@@ -70,6 +70,26 @@ async function unitSuite() {
   return suite;
 }
 
+/** The official MCP conformance suite's client scenarios against the core (test/conformance/run.mjs). */
+async function conformanceSuite() {
+  heading('conformance (@modelcontextprotocol/conformance client scenarios, Node 24)');
+  const start = Date.now();
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-results-'));
+  const resultsFile = path.join(tmp, 'results.json');
+  const r = await run(process.execPath, ['test/conformance/run.mjs', '--results', resultsFile], { timeoutMs: UNIT_TIMEOUT_MS });
+  let results;
+  try { results = JSON.parse(await fs.readFile(resultsFile, 'utf8')); } catch { /* never written */ }
+  await fs.rm(tmp, { recursive: true, force: true });
+  const suite = { name: 'conformance', passed: results?.passed ?? 0, failed: results?.failed ?? 0, ms: Date.now() - start };
+  if (!results) suite.error = `the conformance runner wrote no results (${r.error ?? 'no error reported'})`;
+  else if (!results.finished) suite.error = `the conformance run did not finish (${results.error ?? r.error ?? 'unknown reason'})`;
+  if (results?.failures?.length) {
+    console.log('\n  conformance failures:');
+    for (const f of results.failures) console.log(`  ✗ ${f.title}\n      ${f.error}`);
+  }
+  return suite;
+}
+
 async function integrationSuites() {
   heading('integration tests (VS Code via code-server + Chromium)');
   const start = Date.now();
@@ -104,6 +124,7 @@ if (buildError) {
   suites.push({ name: 'build', passed: 0, failed: 0, ms: Date.now() - t0, error: buildError });
 } else {
   suites.push(await unitSuite());
+  suites.push(await conformanceSuite());
   suites.push(...await integrationSuites());
 }
 
@@ -116,7 +137,7 @@ for (const s of suites) {
   const counts = `${s.passed} passing, ${s.failed} failing`;
   console.log(`  ${s.name.padEnd(12)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(12)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
 }
-if (buildError) console.log('  unit and integration tests were not run because the build failed');
+if (buildError) console.log('  unit, conformance and integration tests were not run because the build failed');
 console.log(`  total time ${secs(Date.now() - t0)}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

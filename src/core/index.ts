@@ -11,4 +11,5 @@ export { ServerError } from './connection/errors';
 export { defaultRestartOptions, type RestartOptions } from './connection/restartPolicy';
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';
+export * from './auth';
 export * from './tools';

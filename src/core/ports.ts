@@ -6,6 +6,7 @@ import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWith
 import type { Event } from './events';
 import type { Logger } from './logger';
 import type { VariableContext } from './config/types';
+import type { AuthPort } from './auth/types';
 
 /** Identifies the server a request comes from, for consent UIs ("server X asks …"). */
 export interface ServerRef {
@@ -36,6 +37,8 @@ export interface HostPorts {
   readonly elicitation?: ElicitationHandler;
   /** Variable context, including `${input:id}` resolution (the embedder prompts/stores secrets). */
   readonly variables: VariableContext;
+  /** OAuth for HTTP servers (storage, user agent, client settings); without it a 401 is a plain error. */
+  readonly auth?: AuthPort;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
 }

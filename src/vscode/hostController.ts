@@ -19,8 +19,8 @@ export class HostController extends Disposable {
   /** Anything shown in the views changed (servers, states, catalogs, problems). */
   readonly onDidChange = this._onDidChange.event;
 
-  /** `features` adds ports owned by feature modules (sampling, elicitation) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation'>> = {}) {
+  /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth'>> = {}) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
@@ -49,7 +49,8 @@ export class HostController extends Disposable {
     this._register(this.host.onDidChangeCatalog(() => this._onDidChange.fire()));
     this._register(this.host.onDidChangeState(e => {
       this._onDidChange.fire();
-      if (e.state === 'error' && e.previous !== 'error') this.notifyError(e.server, e.message ?? vscode.l10n.t('failed'));
+      // A server that needs a sign-in gets the OAuth notification (with Sign In) instead, see vscode/auth.
+      if (e.state === 'error' && e.previous !== 'error' && !e.needsSignIn) this.notifyError(e.server, e.message ?? vscode.l10n.t('failed'));
     }));
     this._register(vscode.workspace.onDidChangeConfiguration(e => {
       if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();

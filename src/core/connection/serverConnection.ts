@@ -27,6 +27,7 @@ import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './res
 import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
+import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -36,6 +37,8 @@ export interface StateChange {
   readonly previous: ServerState;
   /** Why the state changed (an error, a crash, a restart countdown); user-facing. */
   readonly message?: string;
+  /** In `error`: the server needs an OAuth sign-in ({@link ServerConnection.signIn}). */
+  readonly needsSignIn?: boolean;
 }
 
 export interface ConnectionOptions {
@@ -76,7 +79,10 @@ export class ServerConnection extends Disposable {
   private generation = 0;
   private _state: ServerState = 'stopped';
   private _message?: string;
-  private secrets: readonly string[] = [];
+  private declaredSecrets: readonly string[] = [];
+  private authSession?: OAuthSession;
+  private signInPending = false;
+  private _needsSignIn = false;
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
   private readonly restartPolicy: RestartPolicy;
@@ -131,6 +137,15 @@ export class ServerConnection extends Disposable {
   /** Process id of a stdio server while it runs. */
   get pid(): number | undefined { return this._pid; }
   get ref(): ServerRef { return { name: this.name, title: this.serverInfo?.title }; }
+  /** In `error` because the server needs an OAuth sign-in. */
+  get needsSignIn(): boolean { return this._needsSignIn && this._state === 'error'; }
+  /** OAuth state of an HTTP server (`undefined`: no OAuth here, e.g. stdio or a declared Authorization header). */
+  get authStatus(): AuthStatus | undefined { return this.authSession?.status; }
+
+  /** `${input:…}` values, plus OAuth tokens and client secrets: logs and traces redact them. */
+  private get secrets(): readonly string[] {
+    return this.authSession ? [...this.declaredSecrets, ...this.authSession.secrets()] : this.declaredSecrets;
+  }
 
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void { this._declaration = d; }
@@ -151,6 +166,26 @@ export class ServerConnection extends Disposable {
   }
 
   restart(): Promise<void> { return this.start(); }
+
+  /**
+   * Starts the server allowing the OAuth sign-in that an automatic start never does (the user agent
+   * opens the authorization page). Resolves when the server runs or has failed again.
+   */
+  async signIn(): Promise<void> {
+    this.signInPending = true;
+    try { await this.start(); } finally { this.signInPending = false; }
+  }
+
+  /** Deletes this server's OAuth tokens; a running server restarts (and then needs a sign-in). False if there is nothing to sign out of. */
+  async signOut(): Promise<boolean> {
+    const url = (this._declaration as { url?: string }).url;
+    // Never connected yet: a literal URL is enough to find the tokens (resolving could prompt for inputs).
+    const session = this.authSession ?? (url && !url.includes('${') ? this.oauthSessionFor(new URL(url), {}) : undefined);
+    if (!session) return false;
+    await session.signOut();
+    if (this._state === 'running' || this._state === 'starting') await this.restart();
+    return true;
+  }
 
   /** Resolves once the server is running; rejects if it ends in `error`/`stopped` instead. */
   whenRunning(): Promise<void> {
@@ -180,7 +215,7 @@ export class ServerConnection extends Disposable {
       maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
     };
     try {
-      return await client.request({ method, params } as never, schema, ro) as T;
+      return await this.withAuthRetry(() => client.request({ method, params } as never, schema, ro)) as T;
     } catch (err) {
       if (this.isExpiredSession(err) && client === this.client) {
         // Spec: a 404 for our session id means the server dropped it; start a new session and retry once.
@@ -188,7 +223,7 @@ export class ServerConnection extends Disposable {
         await this.reinitialize();
         const again = this.client;
         if (!again) throw this.notRunning(method);
-        try { return await again.request({ method, params } as never, schema, ro) as T; }
+        try { return await this.withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
         catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
       }
       throw toServerError(this.name, method, err, this.closedReason);
@@ -269,13 +304,14 @@ export class ServerConnection extends Disposable {
   // ---- lifecycle ------------------------------------------------------------------------------
 
   private async connect(gen: number): Promise<void> {
+    this._needsSignIn = false;
     this.setState('starting', this._message && this.restartPolicy.recentRestarts ? this._message : undefined);
     this.closedReason = undefined;
     let launch;
     try {
       const resolved = await resolveDeclaration(this._declaration, this.options.ports.variables);
       launch = resolved.launch;
-      this.secrets = resolved.secrets;
+      this.declaredSecrets = resolved.secrets;
     } catch (e) {
       if (gen !== this.generation) return;
       this.fail(e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}`);
@@ -283,11 +319,15 @@ export class ServerConnection extends Disposable {
     }
     if (gen !== this.generation) return;
 
+    const session = launch.type === 'stdio' ? undefined : this.oauthSessionFor(launch.url, launch.headers);
+    if (session) session.interaction = this.signInPending ? 'signIn' : 'silent';
     const attempts: Array<'stdio' | 'http' | 'sse'> = launch.type === 'http' ? ['http', 'sse'] : [launch.type];
-    for (const kind of attempts) {
+    let authRounds = 0;
+    for (let attempt = 0; attempt < attempts.length; attempt++) {
+      const kind = attempts[attempt];
       const inner: Transport = launch.type === 'stdio'
         ? createStdioTransport(launch, this.logger, this.secrets)
-        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers);
+        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient();
       this.logger.info(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`);
@@ -296,6 +336,19 @@ export class ServerConnection extends Disposable {
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
+        const pending = findAuthorizationPending(err);
+        if (pending && authRounds++ < 3) {
+          // The user is signing in: wait for it outside the initialize timeout, then connect again.
+          try { await pending.authorization; } catch (e) {
+            if (gen === this.generation) this.failAuth(findAuthError(e) ?? new SignInRequiredError(undefined, { cause: e }));
+            return;
+          }
+          if (gen !== this.generation) return;
+          attempt--;
+          continue;
+        }
+        const authError = findAuthError(err);
+        if (authError) { this.failAuth(authError); return; }
         if (kind === 'http' && err instanceof StreamableHTTPError && err.code !== undefined && FALLBACK_STATUSES.has(err.code)) {
           this.logger.info(`Streamable HTTP was refused (HTTP ${err.code}); trying the legacy HTTP+SSE transport`);
           continue;
@@ -317,8 +370,14 @@ export class ServerConnection extends Disposable {
       client.onerror = e => this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
       const info = client.getServerVersion();
       this.logger.info(`Connected to ${info?.title ?? info?.name ?? this.name} ${info?.version ?? ''} (protocol ${this._protocolVersion ?? '?'})`);
-      await this.loadCatalogs(gen);
+      const catalogAuthError = await this.loadCatalogs(gen);
       if (gen !== this.generation) return;
+      if (catalogAuthError) {
+        await this.stopConnection();
+        if (gen === this.generation) this.failAuth(catalogAuthError);
+        return;
+      }
+      if (session) session.interaction = 'running';
       this.syncLogLevel();
       this.setState('running');
       return;
@@ -366,15 +425,20 @@ export class ServerConnection extends Disposable {
     return client;
   }
 
-  private async loadCatalogs(gen: number): Promise<void> {
+  /** Lists the catalogs; returns the sign-in error if listing needs one (the start then fails with it). */
+  private async loadCatalogs(gen: number): Promise<SignInRequiredError | undefined> {
     const caps = this.client?.getServerCapabilities() ?? {};
     const kinds: CatalogKind[] = [];
     if (caps.tools) kinds.push('tools');
     if (caps.resources) kinds.push('resources', 'resourceTemplates');
     if (caps.prompts) kinds.push('prompts');
+    let signIn: SignInRequiredError | undefined;
     await Promise.all(kinds.map(k => this.catalog.refresh(k).catch(e => {
-      if (gen === this.generation) this.logger.warn(`Listing ${k} failed: ${errorText(e)}`);
+      const authError = findAuthError(e);
+      if (authError instanceof SignInRequiredError) signIn ??= authError;
+      else if (gen === this.generation) this.logger.warn(`Listing ${k} failed: ${redact(errorText(e), this.secrets)}`);
     })));
+    return signIn;
   }
 
   private fetchPage<K extends CatalogKind>(kind: K, cursor: string | undefined): Promise<Page<CatalogItems[K]>> {
@@ -393,7 +457,7 @@ export class ServerConnection extends Disposable {
     const client = this.client;
     if (!client) throw this.notRunning(method);
     const timeout = this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
-    try { return await client.request({ method, params } as never, schema, { timeout }) as T; }
+    try { return await this.withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
     catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
   }
 
@@ -461,6 +525,49 @@ export class ServerConnection extends Disposable {
     this.logger.info('Stopped');
   }
 
+  /**
+   * Sends again a request that met a sign-in waiting for the user, once that sign-in is done: the
+   * request's timeout is for the server, not for a person in a browser.
+   */
+  private async withAuthRetry<T>(send: () => Promise<T>): Promise<T> {
+    for (let round = 0; ; round++) {
+      try { return await send(); } catch (err) {
+        const pending = round < 3 ? findAuthorizationPending(err) : undefined;
+        if (!pending) throw err;
+        await pending.authorization;
+      }
+    }
+  }
+
+  /** One OAuth session per server URL, kept across reconnects (it coalesces authorizations). */
+  private oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined {
+    const port = this.options.ports.auth;
+    // A declared Authorization header is the user's own credential: no OAuth on top of it.
+    if (!port || Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) return undefined;
+    const key = normalizeServerUrl(url);
+    if (this.authSession?.target.url === key) return this.authSession;
+    this.authSession?.dispose();
+    const session = this.authSession = new OAuthSession({ name: this.name, url: key }, port, { logger: this.logger });
+    session.deferInteraction = true;
+    void session.refreshStatus().catch(() => {});
+    session.onDidChangeStatus(status => {
+      // A running server whose tokens are gone for good (refresh refused, sign-in declined) stops asking.
+      if (status !== 'needsSignIn' || this._state !== 'running' || this.authSession !== session) return;
+      const gen = ++this.generation;
+      void this.stopConnection().then(() => { if (gen === this.generation) this.failAuth(new SignInRequiredError()); });
+    });
+    return session;
+  }
+
+  private failAuth(err: SignInRequiredError | AuthorizationError | InsufficientScopeError): void {
+    this._needsSignIn = true;
+    this.authSession?.markNeedsSignIn();
+    const message = err instanceof SignInRequiredError && err.message === new SignInRequiredError().message ? 'needs sign-in'
+      : err instanceof SignInRequiredError ? `needs sign-in (${err.message})` : `needs sign-in: ${err.message}`;
+    this.logger.warn(redact(`${message}; use Sign In to authorize`, this.secrets));
+    this.setState('error', redact(message, this.secrets));
+  }
+
   private fail(message: string): void {
     this.logger.error(redact(message, this.secrets));
     this.setState('error', redact(message, this.secrets));
@@ -488,12 +595,12 @@ export class ServerConnection extends Disposable {
     if (previous === state && this._message === message) return;
     this._state = state;
     this._message = message;
-    this._onDidChangeState.fire({ server: this.name, state, previous, message });
+    this._onDidChangeState.fire({ server: this.name, state, previous, message, ...(this.needsSignIn ? { needsSignIn: true } : {}) });
   }
 
   override dispose(): void {
     this.generation++;
-    void this.stopConnection();
+    void this.stopConnection().finally(() => this.authSession?.dispose());
     super.dispose();
   }
 

@@ -1,7 +1,7 @@
 /** Builds the transport for a resolved declaration; stdio output goes to the server's logger. */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ResolvedLaunch } from '../config/types';
 import { redact, type Logger } from '../logger';
 import { StdioTransport } from './stdioTransport';
@@ -14,10 +14,11 @@ export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'st
   return t;
 }
 
-export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>): Transport {
+/** `fetch` (an OAuth session's) adds the access token and handles 401/403 for every request of the transport. */
+export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike): Transport {
   const requestInit: RequestInit = { headers: { ...headers } };
   return kind === 'http'
-    ? new StreamableHTTPClientTransport(url, { requestInit })
+    ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
     // The SSE transport adds requestInit's headers to its EventSource requests too.
-    : new SSEClientTransport(url, { requestInit });
+    : new SSEClientTransport(url, { requestInit, fetch });
 }

@@ -49,7 +49,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.iconPath = stateIcon(conn);
     item.description = describe(conn);
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
-    item.contextValue = `server:${conn.state}`;
+    // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
+    item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
     if (conn.catalog.get('prompts').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
@@ -62,6 +63,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
 }
 
 function stateIcon(conn: ServerConnection): vscode.ThemeIcon {
+  if (conn.needsSignIn) return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
   switch (conn.state) {
     case 'running': return new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('testing.iconPassed'));
     case 'starting': return new vscode.ThemeIcon('loading~spin');
@@ -75,7 +77,7 @@ function describe(conn: ServerConnection): string {
   switch (conn.state) {
     case 'running': { const c = countsText(conn); return c ? `${transport} · ${c}` : transport; }
     case 'starting': return conn.message ?? vscode.l10n.t('starting…');
-    case 'error': return conn.message ?? vscode.l10n.t('error');
+    case 'error': return conn.needsSignIn && conn.message === 'needs sign-in' ? vscode.l10n.t('needs sign-in') : conn.message ?? vscode.l10n.t('error');
     default: return conn.declaration.disabled ? vscode.l10n.t('disabled') : vscode.l10n.t('stopped');
   }
 }

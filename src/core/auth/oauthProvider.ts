@@ -1,0 +1,341 @@
+/**
+ * The SDK's `OAuthClientProvider` for one MCP server. The SDK's `auth()` drives the protocol
+ * (protected-resource and authorization-server discovery, registration, PKCE, token and refresh
+ * requests); this class decides what it may do and keeps the results:
+ * - client registration in the spec's order: a pre-registered client → a client ID metadata
+ *   document (when the authorization server supports it) → dynamic registration → ask the user;
+ * - PKCE: refuses to send the user anywhere unless the metadata lists `S256`;
+ * - `state`: generated per authorization and checked on the way back (plus RFC 9207 `iss`);
+ * - persistence in the embedder's secret store (see storage.ts), nothing in memory that matters.
+ * {@link OAuthSession} sets {@link flow} around each `auth()` call; without an interactive flow
+ * nothing that needs the user happens (a `SignInRequiredError` is thrown instead).
+ */
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Logger } from '../logger';
+import { AuthStorage, type StoredClient, type StoredTokens } from './storage';
+import {
+  AuthorizationCancelledError, AuthorizationError, SignInRequiredError,
+  type AuthorizationChannel, type AuthorizationReason, type AuthPort, type AuthTarget, type ClientCredentials,
+} from './types';
+
+/** Never sent anywhere: only non-interactive calls (refresh) run without a channel, and they do not use it. */
+const NO_REDIRECT = 'http://127.0.0.1/mcp-host/no-redirect';
+
+/** Thrown inside `auth()` when the stored registration does not fit this flow's redirect URI; the session re-runs `auth()`. */
+export class RegisterAgainError extends Error {}
+
+/** One authorization attempt (one or two `auth()` calls). */
+export class AuthFlow {
+  channel?: AuthorizationChannel;
+  state?: string;
+  codeVerifier?: string;
+  code?: string;
+  /** `scope` of the authorization request, for when the token response does not say. */
+  requestedScope?: string;
+  private opening?: Promise<AuthorizationChannel>;
+
+  constructor(
+    readonly interactive: boolean,
+    readonly reason: AuthorizationReason,
+    /** Step-up: a refresh cannot add scopes, so the refresh token is not offered to `auth()`. */
+    readonly skipRefresh: boolean,
+    private readonly open: () => Promise<AuthorizationChannel>,
+    readonly signal: AbortSignal,
+    /** Called when the user is about to be involved (browser, consent, a question). */
+    readonly beginInteraction: () => void = () => {},
+  ) {}
+
+  async ensureChannel(): Promise<AuthorizationChannel> {
+    if (this.channel) return this.channel;
+    this.opening ??= this.open().then(c => (this.channel = c));
+    return this.opening;
+  }
+
+  dispose(): void { this.channel?.dispose(); }
+}
+
+export interface ProviderOptions {
+  readonly target: AuthTarget;
+  readonly port: AuthPort;
+  readonly storage: AuthStorage;
+  readonly logger: Logger;
+  /** Called after new tokens were stored (the session bumps its token generation). */
+  readonly onTokens: () => void;
+}
+
+export class McpOAuthProvider implements OAuthClientProvider {
+  flow?: AuthFlow;
+  private discoveryCache?: OAuthDiscoveryState;
+  private discoveryLoaded = false;
+  private preRegistered?: { value?: ClientCredentials };
+  private readonly known = new Set<string>();
+
+  constructor(private readonly options: ProviderOptions) {}
+
+  private get serverUrl(): string { return this.options.target.url; }
+
+  /** Values never to be written to a log (tokens, client secret, code, verifier). */
+  secrets(): string[] { return [...this.known]; }
+
+  private remember(...values: (string | undefined)[]): void {
+    for (const v of values) if (v) this.known.add(v);
+  }
+
+  // ---- redirect and client metadata -----------------------------------------------------------
+
+  get redirectUrl(): string {
+    return this.flow?.channel?.redirectUri ?? NO_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const base = this.options.port.clientMetadata ?? {};
+    return {
+      client_name: 'MCP Host',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // A native app cannot keep a secret (RFC 8252 §8.5): a public client.
+      token_endpoint_auth_method: 'none',
+      ...base,
+      redirect_uris: [this.redirectUrl],
+    };
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.options.port.clientMetadataUrl?.(this.options.target);
+  }
+
+  // ---- discovery ------------------------------------------------------------------------------
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (!this.discoveryLoaded) {
+      this.discoveryCache = await this.options.storage.discovery(this.serverUrl);
+      this.discoveryLoaded = true;
+    }
+    return this.discoveryCache;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.discoveryCache = state;
+    this.discoveryLoaded = true;
+    await this.options.storage.saveDiscovery(this.serverUrl, state);
+    this.options.logger.info(`OAuth: authorization server ${state.authorizationServerUrl}${state.resourceMetadata ? ` (protected resource ${state.resourceMetadata.resource})` : ' (no protected resource metadata; legacy discovery)'}`);
+    // Refuse before registering anywhere if the authorization server cannot do PKCE.
+    if (this.flow?.interactive) checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
+  }
+
+  /** The authorization server the stored state points at (the SDK's binding key for tokens and clients). */
+  async issuer(): Promise<string | undefined> {
+    return (await this.discoveryState())?.authorizationServerUrl;
+  }
+
+  private async metadata(): Promise<AuthorizationServerMetadata | undefined> {
+    return (await this.discoveryState())?.authorizationServerMetadata;
+  }
+
+  // ---- client registration --------------------------------------------------------------------
+
+  private async preRegisteredClient(): Promise<ClientCredentials | undefined> {
+    if (!this.preRegistered) this.preRegistered = { value: await this.options.port.preRegisteredClient?.(this.options.target) };
+    return this.preRegistered.value;
+  }
+
+  /** The redirect URI a pre-registered client insists on, for the user agent's channel. */
+  async preferredRedirectUri(): Promise<string | undefined> {
+    return (await this.preRegisteredClient())?.redirectUri;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const issuer = await this.issuer();
+    const pre = await this.preRegisteredClient();
+    if (pre) {
+      this.remember(pre.clientSecret);
+      return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(pre.redirectUri ? { redirect_uris: [pre.redirectUri] } : {}) };
+    }
+    const flow = this.flow;
+    const stored = issuer ? await this.options.storage.client(issuer) : undefined;
+    if (stored) {
+      this.remember(stored.info.client_secret);
+      // A dynamically registered client knows only the redirect URIs it registered; a flow that
+      // receives elsewhere (a new loopback port, a new web callback) registers again.
+      if (stored.kind === 'dynamic' && flow?.interactive && flow.channel && !registeredFor(stored, flow.channel.redirectUri)) {
+        this.options.logger.info('OAuth: the stored client registration does not include this redirect URI; registering again');
+        return undefined;
+      }
+      return stored.info;
+    }
+    if (!flow?.interactive) throw new SignInRequiredError();
+    // No client yet: registration needs the redirect URI, so the channel opens now.
+    await flow.ensureChannel();
+    const md = await this.metadata();
+    if (md?.client_id_metadata_document_supported === true && this.clientMetadataUrl) {
+      this.options.logger.info('OAuth: using the client ID metadata document as client_id');
+      return undefined; // the SDK uses clientMetadataUrl
+    }
+    if (md?.registration_endpoint) {
+      this.options.logger.info('OAuth: registering a client dynamically (RFC 7591)');
+      return undefined; // the SDK registers
+    }
+    // Last resort in the spec's order: a client the user registered by hand.
+    if (issuer) flow.beginInteraction();
+    const manual = issuer ? await this.options.port.userAgent.askForClient?.(this.options.target, issuer) : undefined;
+    if (!manual) {
+      throw new AuthorizationError(`the authorization server ${issuer ?? '?'} supports neither client ID metadata documents nor dynamic client registration; configure a pre-registered client for this server`);
+    }
+    const info: OAuthClientInformationMixed = { client_id: manual.clientId, ...(manual.clientSecret ? { client_secret: manual.clientSecret } : {}), ...(issuer ? { issuer } : {}) };
+    this.remember(manual.clientSecret);
+    if (issuer) await this.options.storage.saveClient(issuer, { info, kind: 'manual' });
+    return info;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    const pre = await this.preRegisteredClient();
+    // The SDK stamps a pre-registered client with the issuer it was used with; settings stay its only source.
+    if (pre && info.client_id === pre.clientId) return;
+    const issuer = info.issuer ?? await this.issuer();
+    if (!issuer) return;
+    this.remember(info.client_secret);
+    const previous = await this.options.storage.client(issuer);
+    const kind = info.client_id === this.clientMetadataUrl ? 'metadataDocument'
+      : previous && previous.info.client_id === info.client_id ? previous.kind : 'dynamic';
+    await this.options.storage.saveClient(issuer, { info, kind });
+  }
+
+  // ---- tokens ---------------------------------------------------------------------------------
+
+  async storedTokens(): Promise<StoredTokens | undefined> {
+    const issuer = await this.issuer();
+    const stored = issuer ? await this.options.storage.tokens(this.serverUrl, issuer) : undefined;
+    if (stored) this.remember(stored.tokens.access_token, stored.tokens.refresh_token);
+    return stored;
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const stored = await this.storedTokens();
+    if (!stored) return undefined;
+    return this.flow?.skipRefresh ? { ...stored.tokens, refresh_token: undefined } : stored.tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const issuer = tokens.issuer ?? await this.issuer();
+    if (!issuer) throw new AuthorizationError('tokens arrived before the authorization server was known');
+    this.remember(tokens.access_token, tokens.refresh_token);
+    const previous = await this.options.storage.tokens(this.serverUrl, issuer);
+    const record: StoredTokens = {
+      tokens,
+      expiresAt: typeof tokens.expires_in === 'number' ? Date.now() + tokens.expires_in * 1000 : undefined,
+      scope: tokens.scope ?? this.flow?.requestedScope ?? previous?.scope,
+    };
+    await this.options.storage.saveTokens(this.serverUrl, issuer, record);
+    this.options.onTokens();
+  }
+
+  async deleteTokens(): Promise<void> {
+    const issuer = await this.issuer();
+    if (issuer) await this.options.storage.saveTokens(this.serverUrl, issuer, undefined);
+  }
+
+  // ---- authorization --------------------------------------------------------------------------
+
+  async state(): Promise<string> {
+    const flow = this.flow;
+    // Reached only when a browser round trip is needed (no tokens, refresh impossible or refused).
+    if (!flow?.interactive) throw new SignInRequiredError();
+    const discovery = await this.discoveryState();
+    checkPkce(discovery?.authorizationServerUrl ?? '?', discovery?.authorizationServerMetadata);
+    const channel = await flow.ensureChannel();
+    const pre = await this.preRegisteredClient();
+    const issuer = discovery?.authorizationServerUrl;
+    const stored = !pre && issuer ? await this.options.storage.client(issuer) : undefined;
+    if (stored?.kind === 'dynamic' && !registeredFor(stored, channel.redirectUri)) throw new RegisterAgainError();
+    flow.state = randomBytes(32).toString('base64url');
+    return flow.state;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    if (this.flow) this.flow.codeVerifier = codeVerifier;
+    this.remember(codeVerifier);
+  }
+
+  codeVerifier(): string {
+    const v = this.flow?.codeVerifier;
+    if (!v) throw new AuthorizationError('no PKCE code verifier for this authorization');
+    return v;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const flow = this.flow;
+    if (!flow?.interactive || !flow.state) throw new SignInRequiredError();
+    const channel = await flow.ensureChannel();
+    flow.requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
+    this.options.logger.info(`OAuth: sending the user to ${authorizationUrl.origin}${authorizationUrl.pathname}${flow.requestedScope ? ` (scope: ${flow.requestedScope})` : ''}`);
+    flow.beginInteraction();
+    const response = await channel.authorize({
+      server: this.options.target, reason: flow.reason, authorizationUrl, scope: flow.requestedScope, state: flow.state, signal: flow.signal,
+    });
+    flow.code = await this.checkResponse(response, flow.state);
+    this.remember(flow.code);
+  }
+
+  /** Verifies the authorization response (RFC 6749 §4.1.2, RFC 9207) and returns its code. */
+  private async checkResponse(response: URL, state: string): Promise<string> {
+    const q = response.searchParams;
+    // `state` first: a response that is not ours must not even be interpreted.
+    if (q.get('state') !== state) throw new AuthorizationError('the authorization response carried a different state than the request; it was ignored');
+    const error = q.get('error');
+    if (error) {
+      const description = q.get('error_description');
+      if (error === 'access_denied') throw new AuthorizationCancelledError(`the authorization was denied${description ? `: ${description}` : ''}`);
+      throw new AuthorizationError(`the authorization server refused: ${error}${description ? ` (${description})` : ''}`);
+    }
+    const iss = q.get('iss');
+    const expectedIssuer = (await this.metadata())?.issuer;
+    if (iss && expectedIssuer && iss !== expectedIssuer) throw new AuthorizationError(`the authorization response came from issuer ${iss}, expected ${expectedIssuer}`);
+    const code = q.get('code');
+    if (!code) throw new AuthorizationError('the authorization response has no code');
+    return code;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const issuer = await this.issuer();
+    if ((scope === 'all' || scope === 'client') && issuer) {
+      this.options.logger.info('OAuth: the authorization server no longer accepts the client registration; forgetting it');
+      await this.options.storage.saveClient(issuer, undefined);
+    }
+    if (scope === 'all' || scope === 'tokens') await this.deleteTokens();
+    if ((scope === 'all' || scope === 'verifier') && this.flow) this.flow.codeVerifier = undefined;
+    if (scope === 'all' || scope === 'discovery') await this.forgetDiscovery();
+  }
+
+  async forgetDiscovery(): Promise<void> {
+    this.discoveryCache = undefined;
+    this.discoveryLoaded = true;
+    await this.options.storage.saveDiscovery(this.serverUrl, undefined);
+  }
+}
+
+function registeredFor(client: StoredClient, redirectUri: string): boolean {
+  const uris = (client.info as { redirect_uris?: string[] }).redirect_uris;
+  return !uris || uris.some(registered => sameRedirect(registered, redirectUri));
+}
+
+/** Exact match, except that loopback redirect URIs match on any port (RFC 8252 §7.3: servers must allow that). */
+function sameRedirect(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  try {
+    const a = new URL(registered), b = new URL(requested);
+    const loopback = (u: URL) => u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  } catch { return false; }
+}
+
+/** OAuth 2.1 + MCP: PKCE with S256 is required, and the client must verify the server supports it. */
+function checkPkce(issuer: string, metadata: AuthorizationServerMetadata | undefined): void {
+  if (!metadata) {
+    throw new AuthorizationError(`the authorization server ${issuer} publishes no metadata (RFC 8414 or OpenID discovery), so PKCE support cannot be verified; refusing to sign in`);
+  }
+  if (!metadata.code_challenge_methods_supported?.includes('S256')) {
+    throw new AuthorizationError(`the authorization server ${issuer} does not list PKCE method S256 in code_challenge_methods_supported; refusing to sign in`);
+  }
+}

@@ -1,0 +1,44 @@
+/** OAuth settings (`mcpHost.oauth.*`): pre-registered clients, the client ID metadata document, the redirect. */
+import * as vscode from 'vscode';
+import type { AuthTarget, ClientCredentials } from '../../core';
+
+export interface OAuthClientSetting {
+  readonly clientId: string;
+  /** A literal or `${input:id}` (kept in secret storage like every input). */
+  readonly clientSecret?: string;
+  readonly redirectUri?: string;
+}
+
+export interface OAuthSettings {
+  /** Pre-registered clients by server name, server URL or server origin. */
+  readonly clients: Readonly<Record<string, OAuthClientSetting>>;
+  readonly clientMetadataUrl?: string;
+  readonly redirect: 'auto' | 'loopback';
+  readonly loopbackPort?: number;
+}
+
+export function readOAuthSettings(): OAuthSettings {
+  const c = vscode.workspace.getConfiguration('mcpHost.oauth');
+  const clients = c.get<Record<string, OAuthClientSetting>>('clients') ?? {};
+  const url = c.get<string>('clientMetadataUrl')?.trim();
+  const port = c.get<number>('loopbackPort');
+  return {
+    clients: typeof clients === 'object' && clients ? clients : {},
+    clientMetadataUrl: url || undefined,
+    redirect: c.get<string>('redirect') === 'loopback' ? 'loopback' : 'auto',
+    loopbackPort: typeof port === 'number' && port > 0 && port < 65536 ? port : undefined,
+  };
+}
+
+/** The pre-registered client for a server: by name first, then by exact URL, then by origin. */
+export async function preRegisteredClient(server: AuthTarget, resolveInput: (id: string, server: string) => Promise<string | undefined>): Promise<ClientCredentials | undefined> {
+  const { clients } = readOAuthSettings();
+  let origin: string | undefined;
+  try { origin = new URL(server.url).origin; } catch { /* keep undefined */ }
+  const entry = clients[server.name] ?? clients[server.url] ?? (origin ? clients[origin] : undefined);
+  if (!entry || typeof entry.clientId !== 'string' || !entry.clientId) return undefined;
+  let secret = entry.clientSecret;
+  const input = secret && /^\$\{input:([^}]+)\}$/.exec(secret);
+  if (input) secret = await resolveInput(input[1], server.name);
+  return { clientId: entry.clientId, ...(secret ? { clientSecret: secret } : {}), ...(entry.redirectUri ? { redirectUri: entry.redirectUri } : {}) };
+}

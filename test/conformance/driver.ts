@@ -1,0 +1,100 @@
+/**
+ * The client command of the official MCP conformance suite (`@modelcontextprotocol/conformance
+ * client --command "node out/test/conformance/driver.js"`): it runs our host core against the
+ * scenario's server the way the extension does, with the same auth code (OAuthSession,
+ * McpOAuthProvider over the SDK's auth()) and a headless user agent that follows the
+ * authorization redirect itself instead of a browser.
+ *
+ * Like a user: the server is declared and started (an automatic start never authorizes), a
+ * server that needs a sign-in is signed in (as the Sign In action does), then every tool the
+ * server lists is called once, and elicitation requests are accepted with the form's initial
+ * values (what pressing Enter through the form sends: the schema defaults).
+ *
+ * Input: argv[2] = the server URL; MCP_CONFORMANCE_SCENARIO; MCP_CONFORMANCE_CONTEXT (JSON, e.g.
+ * the pre-registered client of auth/pre-registration). Exit code 0 when every step succeeded.
+ */
+import {
+  HeadlessUserAgent, initialValues, McpHost, MemorySecretStore, planForm, toContent,
+  type AuthPort, type ElicitationHandler, type Logger,
+} from '../../src/core';
+
+/** The conformance suite's fixed client ID metadata document URL (its CIMD scenario expects exactly this). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** Arguments for the tools the client scenarios offer; other tools get `{}`. */
+const TOOL_ARGUMENTS: Record<string, Record<string, unknown>> = { add_numbers: { a: 5, b: 3 } };
+
+const stderrLogger = (prefix: string): Logger => {
+  const write = (level: string) => (m: string | Error) => process.stderr.write(`[${prefix}] ${level} ${String(m)}\n`);
+  return { trace: write('trace'), debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), logLevel: 2 };
+};
+
+/** Headless form answer: accept with the initial values (schema defaults), as the extension's form does on Enter. */
+const acceptDefaults: ElicitationHandler = async (_server, params) => {
+  if (params.mode === 'url') return { action: 'decline' };
+  const plan = planForm(params.requestedSchema);
+  if (!plan.ok) return { action: 'decline' };
+  return { action: 'accept', content: toContent(plan.fields, initialValues(plan.fields)) };
+};
+
+function preRegistered(): { clientId: string; clientSecret?: string } | undefined {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return undefined;
+  const ctx = JSON.parse(raw) as { client_id?: string; client_secret?: string };
+  return ctx.client_id ? { clientId: ctx.client_id, clientSecret: ctx.client_secret } : undefined;
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[2];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '?';
+  if (!url) throw new Error('usage: driver.js <server-url> (run by the conformance suite)');
+  const log = stderrLogger('driver');
+  log.info(`scenario ${scenario}, server ${url}`);
+
+  const pre = preRegistered();
+  const auth: AuthPort = {
+    store: new MemorySecretStore(),
+    userAgent: new HeadlessUserAgent({ redirectUri: 'http://localhost:3000/callback' }),
+    clientMetadata: { client_name: 'MCP Host (conformance driver)' },
+    clientMetadataUrl: () => CLIENT_METADATA_URL,
+    preRegisteredClient: () => pre,
+  };
+  const host = new McpHost({
+    ports: {
+      clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
+      variables: { workspaceFolders: [], userHome: process.env.HOME ?? '/', env: {} },
+      elicitation: acceptDefaults,
+      auth,
+      createLogger: name => stderrLogger(name),
+    },
+    restart: { maxRestarts: 0, windowMs: 60_000, baseDelayMs: 100, maxDelayMs: 100 },
+    defaultTimeoutMs: 20_000,
+  });
+  let failures = 0;
+  try {
+    await host.apply({ server: { type: 'http', url } });
+    const server = host.require('server');
+    if (server.needsSignIn) {
+      log.info('the server needs a sign-in; signing in');
+      await server.signIn();
+    }
+    if (server.state !== 'running') throw new Error(`the server is ${server.state}: ${server.message ?? ''}`);
+    for (const tool of server.catalog.get('tools')) {
+      try {
+        const result = await server.callTool(tool.name, TOOL_ARGUMENTS[tool.name] ?? {});
+        log.info(`${tool.name} → ${JSON.stringify(result.content).slice(0, 300)}`);
+      } catch (e) {
+        failures++;
+        log.error(`${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  } finally {
+    await host.shutdown();
+  }
+  return failures ? 1 : 0;
+}
+
+main().then(code => process.exit(code), (e: unknown) => {
+  process.stderr.write(`[driver] error ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in devDependencies)
+// against our host core: every client scenario of spec versions 2025-06-18 and 2025-11-25 runs with
+// out/test/conformance/driver.js as the client command (build first: npm run build:tests).
+// The suite needs Node >= 22: it runs on the test rig's Node 24 (test/rig/install.mjs); the driver
+// runs on the Node running this script.
+//
+// A scenario passes when the suite says so (no FAILURE, no WARNING, client exit accepted) and it
+// recorded at least one SUCCESS check (a client that did nothing passes some scenarios vacuously).
+//
+// Usage: node test/conformance/run.mjs [--results <file.json>] [--grep <re>] [--keep]
+//   --results  writes {passed, failed, finished, scenarios, failures} for test/run-all.mjs
+//   --keep     keeps the suite's per-scenario output (checks.json, stdout/stderr of the driver)
+// Environment: MCP_HOST_TEST_GREP (like --grep), MCP_HOST_CONFORMANCE_JOBS (parallel scenarios, default 2).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstalled, rigPaths } from '../rig/install.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const DRIVER = path.join(REPO, 'out', 'test', 'conformance', 'driver.js');
+const SPEC_VERSIONS = ['2025-06-18', '2025-11-25'];
+const SCENARIO_TIMEOUT_MS = 30_000;
+
+const args = process.argv.slice(2);
+const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const resultsFile = opt('--results');
+const grep = opt('--grep') ?? process.env.MCP_HOST_TEST_GREP;
+const keep = args.includes('--keep');
+const jobs = Math.max(1, Number(process.env.MCP_HOST_CONFORMANCE_JOBS) || 2);
+
+function run(cmd, argv, { timeoutMs = 120_000, env } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); resolve({ code: -1, stdout, stderr: `${stderr}\n${e.message}` }); });
+    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code: code ?? -1, signal, stdout, stderr }); });
+  });
+}
+
+async function node24() {
+  const p = rigPaths();
+  if (existsSync(p.node)) return p.node;
+  return (await ensureInstalled()).node;
+}
+
+/** Client scenarios the installed suite lists for our spec versions (cumulative lists, deduplicated). */
+async function listScenarios(node) {
+  const names = new Set();
+  for (const version of SPEC_VERSIONS) {
+    const r = await run(node, [CLI, 'list', '--client', '--spec-version', version]);
+    if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
+    for (const m of r.stdout.matchAll(/^\s+- (\S+) \[/gm)) names.add(m[1]);
+  }
+  return [...names];
+}
+
+async function runScenario(node, scenario, outDir) {
+  const start = Date.now();
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(DRIVER)}`;
+  const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
+  let checks = [];
+  try { checks = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))); } catch { /* no JSON: reported below */ }
+  const count = (s) => checks.filter((c) => c.status === s).length;
+  const success = count('SUCCESS'), failure = count('FAILURE'), warning = count('WARNING');
+  const problems = [];
+  if (r.code !== 0) problems.push(`the suite exited with ${r.signal ?? r.code}`);
+  if (!checks.length) problems.push('no checks were recorded');
+  else if (!success) problems.push('no check succeeded');
+  for (const c of checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')) problems.push(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+  if (problems.length && /CLIENT (TIMED OUT|EXITED WITH ERROR)/.test(r.stderr)) {
+    problems.push(r.stderr.split('\n').filter((l) => /^\[(driver|server)\] (error|warn)/.test(l)).slice(-5).join('\n      ') || 'client failed');
+  }
+  return { scenario, ok: problems.length === 0, success, failure, warning, ms: Date.now() - start, problems };
+}
+
+async function main() {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm install (devDependency @modelcontextprotocol/conformance)`);
+  if (!existsSync(DRIVER)) throw new Error(`${DRIVER} is missing: run npm run build:tests`);
+  const node = await node24();
+  const version = JSON.parse(await fs.readFile(path.join(path.dirname(CLI), '..', 'package.json'), 'utf8')).version;
+  let scenarios = await listScenarios(node);
+  if (grep) scenarios = scenarios.filter((s) => new RegExp(grep).test(`conformance ${s}`));
+  console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (spec ${SPEC_VERSIONS.join(', ')}), ${jobs} at a time`);
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-'));
+  const results = [];
+  const queue = [...scenarios];
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    for (let s = queue.shift(); s; s = queue.shift()) {
+      const r = await runScenario(node, s, path.join(tmp, s.replace(/\W+/g, '_')));
+      results.push(r);
+      console.log(`  ${r.ok ? '✓' : '✗'} ${s} (${r.success} checks passed${r.failure ? `, ${r.failure} failed` : ''}${r.warning ? `, ${r.warning} warnings` : ''}; ${(r.ms / 1000).toFixed(1)} s)`);
+      for (const p of r.problems) console.log(`      ${p}`);
+    }
+  }));
+  if (keep) console.log(`  output kept in ${tmp}`); else await fs.rm(tmp, { recursive: true, force: true });
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  console.log(`conformance: ${results.length} scenarios, ${passed} passed, ${failed} failed; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
+  if (resultsFile) {
+    await fs.writeFile(resultsFile, JSON.stringify({
+      passed, failed, finished: true, scenarios: results.length,
+      failures: results.filter((r) => !r.ok).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })),
+    }));
+  }
+  return failed ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), async (e) => {
+  console.error(`conformance: could not run: ${e.message}`);
+  if (resultsFile) await fs.writeFile(resultsFile, JSON.stringify({ passed: 0, failed: 0, finished: false, error: e.message })).catch(() => {});
+  process.exit(1);
+});

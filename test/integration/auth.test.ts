@@ -1,0 +1,147 @@
+/**
+ * OAuth in a real VS Code: the OAuth fixture (SDK server auth helpers) behind a declared `http`
+ * server. Sign-in goes through the product's own path: `mcpHost.signIn` → `vscode.env.openExternal`
+ * of the authorization page (the test browser opens it; the fixture approves at once) → the
+ * redirect to the `vscode.env.asExternalUri` callback → this extension's UriHandler. Tokens live in
+ * SecretStorage. A window reload cannot be done inside the test's own extension host, so reuse is
+ * shown across a new server connection (the server removed and declared again: new connection and
+ * OAuth session objects, only SecretStorage carries over).
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { setSetting, waitFor } from './helpers';
+import { api, declareServers, fixture, serverItems, textOf, waitState } from './mcpHost';
+
+interface WhoAmI { scopes: string[]; redirectUri?: string; apiKeySha256?: string; stats: { registrations: number; authorizations: number; refreshes: number; codeExchanges: number } }
+
+const TOKEN_TTL_S = 4;
+
+async function startFixture(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [fixture('oauth'), '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d; const m = /LISTENING (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+    child.once('exit', c => reject(new Error(`oauth fixture exited with ${c}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
+async function readLogs(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
+    if (entry.isFile()) out.set(path.join(entry.parentPath, entry.name), await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8').catch(() => ''));
+  }
+  return out;
+}
+
+describe('oauth sign-in', function () {
+  this.timeout(90_000);
+  let server: { url: string; child: ChildProcess };
+  const whoami = async () => JSON.parse(textOf(await (await api()).callTool('secured', 'whoami'))) as WhoAmI;
+  const item = async () => (await serverItems(await api())).find(i => i.label === 'secured')!;
+
+  before(async () => { server = await startFixture({ FIXTURE_TOKEN_TTL: String(TOKEN_TTL_S) }); });
+  after(async () => {
+    await vscode.commands.executeCommand('mcpHost.signOut', 'secured').then(undefined, () => {});
+    await declareServers(undefined);
+    await vscode.commands.executeCommand('mcpHost.clearStoredInputs');
+    await setSetting('mcpHost.inputs', undefined);
+    server?.child.kill();
+  });
+
+  const apiKey = `key-${Math.random().toString(36).slice(2)}${Date.now()}`;
+  const declaration = () => ({ secured: { type: 'http', url: server.url, headers: { 'X-Api-Key': '${input:oauthApiKey}' } } });
+
+  it('asks for the API key input, then shows "needs sign-in" with a Sign In action instead of opening the browser by itself', async () => {
+    const a = await api();
+    await setSetting('mcpHost.inputs', [{ id: 'oauthApiKey', type: 'promptString', description: 'API key for the OAuth fixture', password: true }]);
+    const declared = declareServers(declaration());
+    const box = await waitFor(() => a.testing!.quickInput.active as vscode.InputBox | undefined, 15_000, 'the input box');
+    box.value = apiKey;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await declared;
+    const s = a.host.require('secured');
+    await waitState(s, 'error');
+    assert.equal(s.needsSignIn, true);
+    const shown = await item();
+    assert.equal(shown.description, 'needs sign-in');
+    assert.equal(shown.contextValue, 'server:error:needsSignIn', 'selects the inline Sign In action (package.json menus)');
+  });
+
+  it('signs in through the browser and the URI handler, and connects', async () => {
+    const a = await api();
+    const s = a.host.require('secured');
+    await vscode.commands.executeCommand('mcpHost.signIn', 'secured');
+    assert.equal(s.state, 'running', s.message);
+    const me = await whoami();
+    assert.deepEqual(me.scopes, ['mcp:read']);
+    assert.equal(me.apiKeySha256, createHash('sha256').update(apiKey).digest('hex'), 'the API key header from the input reached the server');
+    assert.equal(me.stats.authorizations, 1);
+    assert.equal(me.stats.registrations, 1, 'registered dynamically');
+    assert.match(me.redirectUri ?? '', /\/callback\?vscode-reqid=\d+&vscode-scheme=[^&]+&vscode-authority=mcp-host\.mcp-host&vscode-path=%2Foauth%2Fcallback$/, 'redirected through the workbench callback to the UriHandler');
+    await waitFor(async () => (await item()).contextValue === 'server:running:signedIn', 5000, 'the Sign Out action');
+  });
+
+  it('reuses the token from SecretStorage for a new connection (no second sign-in)', async () => {
+    await declareServers(undefined);
+    const a = await declareServers(declaration());
+    const s = a.host.require('secured');
+    await waitState(s, 'running');
+    const me = await whoami();
+    assert.equal(me.stats.authorizations, 1, 'no new authorization');
+  });
+
+  it('refreshes an expired access token without asking', async () => {
+    const before = await whoami();
+    await new Promise(r => setTimeout(r, TOKEN_TTL_S * 1000 + 500));
+    const after = await whoami();
+    assert.ok(after.stats.refreshes > before.stats.refreshes, 'a refresh happened');
+    assert.equal(after.stats.authorizations, 1, 'still one browser sign-in');
+  });
+
+  it('never writes the tokens or the API key to any log file, nor a bearer token the server refuses', async () => {
+    // The same input as a declared bearer token: the server refuses it (401), and the error must not show it.
+    const a = await declareServers({ ...declaration(), bearer: { type: 'http', url: server.url, headers: { Authorization: 'Bearer ${input:oauthApiKey}' } } });
+    const bearer = a.host.require('bearer');
+    await waitState(bearer, 'error');
+    assert.equal(bearer.needsSignIn, false, 'a declared Authorization header is not combined with OAuth');
+    assert.match(bearer.message ?? '', /HTTP 401/);
+    assert.ok(!(bearer.message ?? '').includes(apiKey), 'the error message does not show the token');
+    assert.equal(a.host.require('secured').state, 'running', 'the OAuth server kept running');
+    await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
+    const logs = await readLogs(path.dirname(vscode.Uri.parse(a.logUri).fsPath));
+    const serverLog = [...logs.keys()].find(f => f.includes('secured'));
+    assert.ok(serverLog, 'the server log was read');
+    assert.match(logs.get(serverLog)!, /OAuth: signed in/);
+    const leaks = [...logs].filter(([, text]) => text.includes(apiKey) || /\b(at|rt)-[0-9a-f]{8}-[0-9a-f]{4}-/.test(text)).map(([f]) => f);
+    assert.deepEqual(leaks, [], 'log files containing a token or the API key');
+    assert.ok([...logs.keys()].some(f => f.includes('bearer')), 'the refused server\'s log was read');
+    await declareServers(declaration());
+  });
+
+  it('signs out: the tokens are deleted and the server needs a sign-in again', async () => {
+    const a = await api();
+    const s = a.host.require('secured');
+    await vscode.commands.executeCommand('mcpHost.signOut', 'secured');
+    await waitState(s, 'error');
+    assert.equal(s.needsSignIn, true);
+    assert.equal((await item()).description, 'needs sign-in');
+  });
+
+  it('signs in again through a loopback redirect when the setting asks for it', async () => {
+    const a = await api();
+    const s = a.host.require('secured');
+    await setSetting('mcpHost.oauth.redirect', 'loopback');
+    try {
+      await vscode.commands.executeCommand('mcpHost.signIn', 'secured');
+      assert.equal(s.state, 'running', s.message);
+      const me = await whoami();
+      assert.match(me.redirectUri ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      assert.equal(me.stats.registrations, 2, 'registered again: the first registration knows only the URI handler redirect');
+    } finally { await setSetting('mcpHost.oauth.redirect', undefined); }
+  });
+});
