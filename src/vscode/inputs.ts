@@ -57,7 +57,7 @@ export class InputStore {
         const r = await input.showInputBox({
           title: vscode.l10n.t('MCP server "{0}" needs a value', server),
           step: 1, totalSteps: 1,
-          prompt: def?.description ?? vscode.l10n.t('Value for ${input:{0}} (declare it in "mcpHost.inputs" to describe it)', id),
+          prompt: def?.description ?? vscode.l10n.t('Value for {0} (declare it in "mcpHost.inputs" to describe it)', `\${input:${id}}`),
           value: def?.default ?? '',
           password: def?.password ?? /key|token|secret|password/i.test(id),
           validate: () => undefined,

@@ -65,7 +65,7 @@ describe('Onboarding (workbench UI)', () => {
     await runCommand('MCP: Add Server to MCP Host'); // VS Code's own MCP support has an "MCP: Add Server..."
     await row('npm package').waitFor();
     assert.match((await widget().textContent()) ?? '', /Add MCP Server.*1\s*\/\s*6/s);
-    await screenshot('add-server', { belowTitleBar: true, also: readme('add-server') });
+    await screenshot('add-server', { also: readme('add-server') });
     await answer('Command (stdio)', 'Command');
     await answer('Command line that starts the server', `node "${EVERYTHING}"`);
     await row('Continue').waitFor();
@@ -91,10 +91,13 @@ describe('Onboarding (workbench UI)', () => {
     await answer('Choose a file', 'Choose a file');
     // VS Code's own file dialog (a quick input in the browser): type the path, Enter.
     await page.waitForFunction(() => (document.querySelector('.quick-input-widget input.input')?.value ?? '').endsWith('/'));
-    await input().fill(`${tmp}/`);
+    // The dialog sets its starting folder asynchronously and may overwrite what was typed: type until it sticks.
+    for (let i = 0; i < 20; i++) {
+      await input().fill(file);
+      await page.waitForTimeout(400);
+      if (await input().inputValue() === file) break;
+    }
     await row('claude_desktop_config.json').waitFor();
-    await input().fill(file);
-    await page.waitForTimeout(300);
     assert.equal(await input().inputValue(), file);
     await page.keyboard.press('Enter');
     await row('from-claude').waitFor();
@@ -102,7 +105,7 @@ describe('Onboarding (workbench UI)', () => {
     assert.match(text, /EVERYTHING_API_KEY → secret storage/);
     assert.match(text, /Cannot be imported/);
     assert.doesNotMatch(text, /sk-ant-api03/, 'the secret is never shown');
-    await screenshot('import-preview', { belowTitleBar: true, also: readme('import-preview') });
+    await screenshot('import-preview', { also: readme('import-preview') });
     await page.keyboard.press('Enter');
     await answer('User settings', 'User settings');
     await treeRow('Servers', 'from-claude').locator('.label-description', { hasText: 'tools' }).waitFor({ timeout: 30_000 });

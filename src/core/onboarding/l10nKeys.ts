@@ -73,3 +73,12 @@ export function untranslated(source: Readonly<Record<string, unknown>>, translat
     return tr === en && !allowSame.has(key) && /[A-Za-z]{3,}\s+[A-Za-z]{3,}/.test(en);
   }).sort();
 }
+
+/**
+ * `{n}` placeholders that `vscode.l10n.t` would leave in the text: it replaces `/{([^}]+)}/` matches, so a
+ * placeholder inside other braces (`${input:{0}}`, `{{0}}`) is never filled. Pass such text as an argument.
+ */
+export function unreachablePlaceholders(message: string): string[] {
+  const reached = new Set([...message.matchAll(/\{([^}]+)\}/g)].map(m => m[1]));
+  return [...new Set([...message.matchAll(/\{(\d+)\}/g)].map(m => m[1]))].filter(n => !reached.has(n)).map(n => `{${n}}`);
+}

@@ -216,11 +216,12 @@ function problemOfFile(result: ConversionResult): string | undefined {
 
 function noteText(note: ConversionNote): string {
   switch (note.kind) {
-    case 'secretMoved': return vscode.l10n.t('{0} → secret storage (${input:{1}})', note.field, note.input);
+    // The variable is an argument: vscode.l10n.t does not replace a placeholder nested in other braces.
+    case 'secretMoved': return vscode.l10n.t('{0} → secret storage ({1})', note.field, `\${input:${note.input}}`);
     case 'fieldDropped': return vscode.l10n.t('"{0}" is not supported and was left out', note.field);
     case 'fieldRenamed': return vscode.l10n.t('"{0}" became "{1}"', note.from, note.to);
     case 'inputRenamed': return vscode.l10n.t('input "{0}" renamed to "{1}" (settings define "{0}" differently)', note.from, note.to);
-    case 'inputUndefined': return vscode.l10n.t('${input:{0}} is not defined in the file; you will be asked for it on the first start', note.input);
+    case 'inputUndefined': return vscode.l10n.t('{0} is not defined in the file; you will be asked for it on the first start', `\${input:${note.input}}`);
     case 'inputUnsupported': return vscode.l10n.t('input "{0}" of type "{1}" is asked as text on the first start', note.input, note.type);
   }
 }

@@ -33,7 +33,7 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
       resolve(v);
     };
 
-    const placeholder = vscode.l10n.t('Value for {{0}} in {1} — type any value or pick a suggestion', name, template.uriTemplate);
+    const placeholder = vscode.l10n.t('Value for {0} in {1} — type any value or pick a suggestion', `{${name}}`, template.uriTemplate);
     qp.title = vscode.l10n.t('{0}: {1}', title, name);
     qp.step = step.index + 1;
     qp.totalSteps = step.total;
@@ -71,7 +71,7 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
       qp.onDidAccept(() => {
         const value = qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value ?? qp.value;
         if (value === '' && !mayBeEmpty(step.variable)) {
-          qp.placeholder = vscode.l10n.t('{{0}} needs a value — type one or pick a suggestion', name);
+          qp.placeholder = vscode.l10n.t('{0} needs a value — type one or pick a suggestion', `{${name}}`);
           return;
         }
         finish(value);

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
-import { bundleMessage, compareKeys, manifestKeys, placeholderMismatches, untranslated } from '../../../src/core/onboarding';
+import { bundleMessage, compareKeys, manifestKeys, placeholderMismatches, unreachablePlaceholders, untranslated } from '../../../src/core/onboarding';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const json = (file: string) => JSON.parse(fs.readFileSync(path.join(REPO, file), 'utf8')) as Record<string, unknown>;
@@ -51,6 +51,13 @@ describe('localization (English and Simplified Chinese)', function () {
     const zh = json('package.nls.zh-cn.json');
     assert.deepEqual(placeholderMismatches(en, zh), []);
     assert.deepEqual(untranslated(en, zh, new Set(Object.keys(en).filter(k => SAME_IN_CHINESE.has(String(en[k]))))), [], 'package.nls.zh-cn.json has English left in');
+  });
+
+  it('code: every {n} placeholder of a message can be filled (none nested in other braces)', () => {
+    const broken = Object.keys(messages).filter(m => unreachablePlaceholders(m).length);
+    assert.deepEqual(broken, [], 'vscode.l10n.t leaves {n} inside other braces unreplaced (e.g. "${input:{0}}"); pass the braced text as the argument instead');
+    assert.deepEqual(unreachablePlaceholders('Value for ${input:{0}}'), ['{0}']);
+    assert.deepEqual(unreachablePlaceholders('{0} of {1}'), []);
   });
 
   it('code: every vscode.l10n.t message is in l10n/bundle.l10n.json (run `npm run l10n` after adding strings)', () => {
