@@ -70,6 +70,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private discoveryCache?: OAuthDiscoveryState;
   private discoveryLoaded = false;
   private preRegistered?: { value?: ClientCredentials };
+  /** Tokens as last read or written (each request needs them; a secret store read may be an IPC round trip). */
+  private tokenCache?: { value?: StoredTokens };
   private readonly known = new Set<string>();
 
   constructor(private readonly options: ProviderOptions) {}
@@ -205,10 +207,18 @@ export class McpOAuthProvider implements OAuthClientProvider {
   // ---- tokens ---------------------------------------------------------------------------------
 
   async storedTokens(): Promise<StoredTokens | undefined> {
+    if (this.tokenCache) return this.tokenCache.value;
     const issuer = await this.issuer();
     const stored = issuer ? await this.options.storage.tokens(this.serverUrl, issuer) : undefined;
     if (stored) this.remember(stored.tokens.access_token, stored.tokens.refresh_token);
+    this.tokenCache = { value: stored };
     return stored;
+  }
+
+  /** Forgets what was read, so the next use reads the store again (another session may have changed it). */
+  reload(): void {
+    this.tokenCache = undefined;
+    this.discoveryLoaded = false;
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -228,12 +238,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
       scope: tokens.scope ?? this.flow?.requestedScope ?? previous?.scope,
     };
     await this.options.storage.saveTokens(this.serverUrl, issuer, record);
+    this.tokenCache = { value: record };
     this.options.onTokens();
   }
 
   async deleteTokens(): Promise<void> {
     const issuer = await this.issuer();
     if (issuer) await this.options.storage.saveTokens(this.serverUrl, issuer, undefined);
+    this.tokenCache = { value: undefined };
   }
 
   // ---- authorization --------------------------------------------------------------------------

@@ -185,6 +185,7 @@ export class OAuthSession extends Disposable {
   }
 
   private async runAuthorization(challenge: Challenge): Promise<void> {
+    this.provider.reload();
     const stored = await this.provider.storedTokens();
     const silent = this.interaction === 'silent' || challenge.kind === 'expired';
     if (silent && challenge.kind !== 'expired' && (!stored || challenge.kind === 'insufficientScope')) {
@@ -212,7 +213,7 @@ export class OAuthSession extends Disposable {
       if (result !== 'AUTHORIZED') throw new SignInRequiredError();
       this.freshGeneration = this.tokenGeneration;
       const granted = (await this.provider.storedTokens())?.scope;
-      this.logger.info(`OAuth: ${challenge.kind === 'expired' || (silent && stored) ? 'tokens refreshed' : 'signed in'}${granted ? ` (scope: ${granted})` : ''}`);
+      this.logger.info(`OAuth: ${flow.code ? 'signed in' : 'tokens refreshed'}${granted ? ` (scope: ${granted})` : ''}`);
       this.setStatus('signedIn');
     } catch (e) {
       throw this.needsSignIn(toAuthError(e), challenge.kind === 'unauthorized');
