@@ -11,6 +11,7 @@ import type * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogKind, McpHost, ServerState } from '../core';
 import type { McpHostTestHooks } from './testHooks';
+import type { ToolActivity } from './chat/activityLog';
 
 export interface McpServerSummary {
   readonly name: string;
@@ -58,6 +59,8 @@ export interface McpHostApi {
   readonly resourcesView?: vscode.TreeDataProvider<unknown>;
   /** Re-applies the settings; resolves when every server start has settled. */
   reload(): Promise<unknown>;
+  /** The tool activity log's recent entries (oldest first, at most 500), as the log recorded them. */
+  readonly toolActivity: readonly ToolActivity[];
   /** Hooks for MCP Host's own integration tests (see testHooks.ts); not a stable API. */
   readonly testing?: McpHostTestHooks;
 }

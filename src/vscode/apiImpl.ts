@@ -34,6 +34,7 @@ export function createApi(host: McpHost, activity: ToolActivityLog, extra: Pick<
       host.onDidChangeState(e => listener.call(thisArgs, { server: e.server, state: e.state, message: e.message }), undefined, disposables)) as McpHostApi['onDidChangeServerState'],
     onDidChangeCatalog: host.onDidChangeCatalog as McpHostApi['onDidChangeCatalog'],
     host,
+    toolActivity: activity.recent, // the log's own array: stays current (extension.ts spreads this object, which would freeze a getter)
     ...extra,
   };
 }

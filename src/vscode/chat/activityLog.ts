@@ -42,5 +42,8 @@ export class ToolActivityLog implements vscode.Disposable {
 
   show(): void { this.channel.show(true); }
 
+  /** The entries as pretty JSON, with known secret values redacted as in the channel (MCP: Export Tool Activity…). */
+  toJson(): string { return redact(JSON.stringify(this.entries, null, 2), this.secrets()); }
+
   dispose(): void { this.channel.dispose(); this._onDidAdd.dispose(); }
 }

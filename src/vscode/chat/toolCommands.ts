@@ -1,4 +1,4 @@
-/** Commands of the tools feature: enable/disable tools, show the activity log. */
+/** Commands of the tools feature: enable/disable tools, show and export the activity log. */
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core';
 import type { ToolActivityLog } from './activityLog';
@@ -15,5 +15,17 @@ export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscod
       await setDisabled(items.filter(i => !on.has(i.key)).map(i => i.key));
     }),
     vscode.commands.registerCommand('mcpHost.showToolActivity', () => log.show()),
+    // `target` (a Uri) skips the save dialog: for tests and for other extensions. Returns the written file.
+    vscode.commands.registerCommand('mcpHost.exportToolActivity', async (target?: unknown) => {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const uri = target instanceof vscode.Uri ? target : await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Tool Activity'),
+        defaultUri: folder ? vscode.Uri.joinPath(folder, 'mcp-tool-activity.json') : undefined,
+        filters: { JSON: ['json'] },
+      });
+      if (!uri) return undefined;
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(log.toJson()));
+      return uri;
+    }),
   ];
 }

@@ -1,0 +1,47 @@
+// Tool confirmation answered like a person (issue 8): the extension-host test (test/integration/workbench/
+// a-chat.test.ts) asks @mcp to add 2 and 40, the scripted model calls everything_get-sum, and MCP Host
+// shows its confirmation QuickPick; here we find it in the page by its title, click "Allow once" or
+// "Deny" and report the step done. The extension-host test checks what the model and the log got.
+import * as assert from 'node:assert/strict';
+import { stepDone, waitForStep } from './bridge.mjs';
+import { screenshot, workbench } from './workbench.mjs';
+
+const widget = () => workbench.page.locator('.quick-input-widget');
+
+function escapeRegExp(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+
+/** Waits for the confirmation of `server`'s `tool` (its title names both) and returns the widget. */
+async function confirmation({ server, tool }) {
+  const title = new RegExp(`"${escapeRegExp(server)}".*"${escapeRegExp(tool)}"`);
+  await widget().locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 30_000 });
+  return widget();
+}
+
+/** The row whose label reads `label` (the codicon is not part of the text). */
+function row(label) {
+  return widget().locator('.monaco-list-row').filter({ has: workbench.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
+}
+
+describe('chat in the workbench: tool confirmation (Playwright)', function () {
+  this.timeout(180_000);
+
+  it('"Allow once" in the confirmation QuickPick', async () => {
+    const expected = await waitForStep('chat-approve', 170_000);
+    const w = await confirmation(expected);
+    // All four choices, in order.
+    const labels = (await w.locator('.monaco-list-row .label-name').allInnerTexts()).map(s => s.trim());
+    assert.deepEqual(labels.slice(0, 4), ['Allow once', `Always allow "get-sum"`, `Always allow every tool from "${expected.server}"`, 'Deny']);
+    await screenshot('tool-confirmation');
+    await row('Allow once').click();
+    await w.waitFor({ state: 'hidden', timeout: 15_000 });
+    await stepDone('chat-approve', { clicked: 'Allow once' });
+  });
+
+  it('"Deny" in the confirmation QuickPick', async () => {
+    const expected = await waitForStep('chat-deny', 170_000);
+    const w = await confirmation(expected);
+    await row('Deny').click();
+    await w.waitFor({ state: 'hidden', timeout: 15_000 });
+    await stepDone('chat-deny', { clicked: 'Deny' });
+  });
+});
