@@ -28,11 +28,22 @@ describe('Simplified Chinese (workbench UI)', function () {
     await treeRow('服务器', 'everything').locator('.label-description', { hasText: 'tools' }).waitFor({ timeout: 25_000 });
     await setSidebarWidth(380);
 
-    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    // Every command whose Chinese title mentions 服务器 ("server"); the palette list is virtualised, so filter it short.
-    await input.fill('>服务器');
+    // The extension-host tests of this run open their own QuickInput (the Add Server flow) while this
+    // suite runs; if the palette is taken over or closed under us, wait and open it again.
+    for (let attempt = 0; ; attempt++) {
+      await page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        // Every command whose Chinese title mentions 服务器 ("server"); the palette list is virtualised, so filter it short.
+        await input.fill('>服务器', { timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 4) throw e;
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(1_000);
+      }
+    }
     const rows = page.locator('.quick-input-widget .monaco-list-row');
     for (const title of ['MCP: 向 MCP Host 添加服务器…', 'MCP: 导入服务器…']) {
       await rows.filter({ hasText: title }).first().waitFor();
