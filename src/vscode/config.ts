@@ -3,6 +3,7 @@
  * Trust), input definitions, and user roots. Values are validated by the core, not here.
  */
 import * as vscode from 'vscode';
+import type { InputDefinition } from '../core/onboarding/inputs';
 
 export const SECTION = 'mcpHost';
 
@@ -50,14 +51,7 @@ export function readServers(): ScopedServers {
   return { allowed, untrusted: untrusted.filter(n => !(n in allowed)), scopes };
 }
 
-export interface InputDefinition {
-  readonly id: string;
-  readonly type: 'promptString' | 'pickString';
-  readonly description?: string;
-  readonly password?: boolean;
-  readonly default?: string;
-  readonly options?: readonly string[];
-}
+export type { InputDefinition } from '../core/onboarding/inputs';
 
 export function readInputs(): InputDefinition[] {
   const raw = vscode.workspace.getConfiguration(SECTION).get<unknown[]>('inputs') ?? [];

@@ -10,11 +10,9 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { setSetting, waitFor } from './helpers';
-import { api, declareServers, fixture, serverItems, textOf, waitState } from './mcpHost';
+import { api, declareServers, fixture, readExtensionLogs, serverItems, textOf, waitState } from './mcpHost';
 
 interface WhoAmI { scopes: string[]; redirectUri?: string; apiKeySha256?: string; stats: { registrations: number; authorizations: number; refreshes: number; codeExchanges: number } }
 
@@ -28,14 +26,6 @@ async function startFixture(env: Record<string, string>): Promise<{ url: string;
     child.once('exit', c => reject(new Error(`oauth fixture exited with ${c}`)));
   });
   return { url: `http://127.0.0.1:${port}/mcp`, child };
-}
-
-async function readLogs(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
-    if (entry.isFile()) out.set(path.join(entry.parentPath, entry.name), await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8').catch(() => ''));
-  }
-  return out;
 }
 
 describe('oauth sign-in', function () {
@@ -113,7 +103,7 @@ describe('oauth sign-in', function () {
     assert.ok(!(bearer.message ?? '').includes(apiKey), 'the error message does not show the token');
     assert.equal(a.host.require('secured').state, 'running', 'the OAuth server kept running');
     await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
-    const logs = await readLogs(path.dirname(vscode.Uri.parse(a.logUri).fsPath));
+    const logs = await readExtensionLogs(a);
     const serverLog = [...logs.keys()].find(f => f.includes('secured'));
     assert.ok(serverLog, 'the server log was read');
     assert.match(logs.get(serverLog)!, /OAuth: signed in/);

@@ -1,26 +1,12 @@
 /** @mcp participant, tool confirmation, language-model tools and the exported API, in a real VS Code. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { scriptedLm, setSetting, waitFor, type RecordedRequest } from './helpers';
+import { scriptedLm, setSetting, waitFor } from './helpers';
+import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
 import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 import type { McpHostApi } from '../../src/vscode/api';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
-
-async function ask(query: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query });
-}
-
-async function requestsAtLeast(n: number, ms: number): Promise<RecordedRequest[]> {
-  let last: RecordedRequest[] = [];
-  await waitFor(async () => { last = await scriptedLm.requests(); return last.length >= n; }, ms, `${n} model request(s)`);
-  return last;
-}
-
-function toolResultText(req: RecordedRequest): string {
-  const parts = req.messages.flatMap(m => m.content).filter(p => p.type === 'toolResult');
-  return parts.flatMap(p => p.type === 'toolResult' ? p.content : []).map(c => c.type === 'text' ? c.value : '').join('\n');
-}
 
 describe('tools for chat', function () {
   this.timeout(60_000);
@@ -29,13 +15,7 @@ describe('tools for chat', function () {
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
     await waitState(api.host.require('everything'), 'running');
-    // The first chat request of a fresh window can fail with "Language model unavailable" while the
-    // Chat view resolves its model; retry the warm-up until a request reaches the scripted model.
-    for (let attempt = 0; ; attempt++) {
-      await scriptedLm.reset();
-      await ask('@mcp warm up');
-      try { await requestsAtLeast(1, 5_000); break; } catch (e) { if (attempt === 4) throw e; }
-    }
+    await warmUpChat(5, 5_000);
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {

@@ -1,18 +1,8 @@
 /** `${input:…}` secrets: asked once, kept in SecretStorage, reach the server, never in settings or logs. */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { setSetting, waitFor } from './helpers';
-import { api, declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
-
-async function readTree(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
-    if (entry.isFile()) out.set(path.join(entry.parentPath, entry.name), await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8').catch(() => ''));
-  }
-  return out;
-}
+import { api, declareServers, fixture, nodeServer, readExtensionLogs, textOf, waitState } from './mcpHost';
 
 describe('inputs', function () {
   this.timeout(60_000);
@@ -50,7 +40,7 @@ describe('inputs', function () {
       const config = vscode.workspace.getConfiguration('mcpHost');
       assert.ok(!JSON.stringify([config.inspect('servers'), config.inspect('inputs')]).includes(secret), 'not in settings');
       await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
-      const logs = await readTree(path.dirname(vscode.Uri.parse(a.logUri).fsPath));
+      const logs = await readExtensionLogs(a);
       assert.ok([...logs.keys()].some(f => f.includes('secretive')), 'the server log was read');
       assert.deepEqual([...logs].filter(([, text]) => text.includes(secret)).map(([f]) => f), [], 'log files containing the secret');
     } finally { sub.dispose(); }

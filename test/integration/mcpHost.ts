@@ -1,4 +1,5 @@
 /** Helpers for tests of MCP Host itself: its API, server declarations for our fixtures, tree items. */
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../src/vscode/api';
@@ -44,4 +45,14 @@ export async function serverItems(a: McpHostApi): Promise<{ label: string; descr
 
 export function textOf(result: { content?: unknown[] }): string {
   return (result.content ?? []).map(c => (c as { text?: string }).text ?? '').join('');
+}
+
+/** Every log file of this extension host (all of MCP Host's channels), path → text, read from disk. */
+export async function readExtensionLogs(a: McpHostApi): Promise<Map<string, string>> {
+  const dir = path.dirname(vscode.Uri.parse(a.logUri).fsPath);
+  const out = new Map<string, string>();
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
+    if (entry.isFile()) out.set(path.join(entry.parentPath, entry.name), await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8').catch(() => ''));
+  }
+  return out;
 }

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
-import { Disposable, DisposableStore, Emitter, type Event } from '../events';
+import { Disposable, Emitter, type Event } from '../events';
 import { logMcpMessage, nullLogger, redact, toMcpLevel, type Logger, type McpLogLevel } from '../logger';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
 import { ServerCatalog, type CatalogItems, type CatalogKind, type Page } from '../catalog/serverCatalog';
@@ -87,7 +87,6 @@ export class ServerConnection extends Disposable {
   private restartTimer?: NodeJS.Timeout;
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
-  private readonly connectionStore = this._register(new DisposableStore());
   private toolsByName = new Map<string, Tool>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
@@ -513,7 +512,6 @@ export class ServerConnection extends Disposable {
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
-    this.connectionStore.clear();
     this.catalog.clear();
     if (!client) return;
     client.onclose = undefined;

@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { nameTools, type McpHost } from '../../core';
-import { isToolEnabled } from './toolSettings';
+import { disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
   readonly server: string;
@@ -12,7 +12,9 @@ export interface CatalogTool {
 }
 
 export function enabledTools(host: McpHost): CatalogTool[] {
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name));
+  // Settings are read once per call: this runs for every chat request, over every tool.
+  const disabled = disabledPatterns();
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }

@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core';
 import type { ToolActivityLog } from './activityLog';
-import { isToolEnabled, setDisabled } from './toolSettings';
+import { disabledPatterns, isToolEnabled, setDisabled } from './toolSettings';
 
 export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mcpHost.configureTools', async () => {
-      const items = host.tools.map(o => ({ label: o.item.title ?? o.item.name, description: o.server, detail: o.item.description?.split('\n')[0], picked: isToolEnabled(o.server, o.item.name), key: `${o.server}/${o.item.name}` }));
+      const disabled = disabledPatterns();
+      const items = host.tools.map(o => ({ label: o.item.title ?? o.item.name, description: o.server, detail: o.item.description?.split('\n')[0], picked: isToolEnabled(o.server, o.item.name, disabled), key: `${o.server}/${o.item.name}` }));
       if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tools are available.')); return; }
       const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Enabled MCP tools'), placeHolder: vscode.l10n.t('Unchecked tools are never offered to language models') });
       if (!picked) return;

@@ -10,9 +10,12 @@ export function approvalSettings(): ApprovalSettings {
   return { autoApprove: list('tools.autoApprove'), trustedServers: list('trustedServers') };
 }
 
-export function isToolEnabled(server: string, tool: string): boolean {
-  return !matchesToolPattern(list('tools.disabled'), server, tool);
+/** Whether a tool may be offered; pass `disabled` (from {@link disabledPatterns}) when checking many tools. */
+export function isToolEnabled(server: string, tool: string, disabled: readonly string[] = disabledPatterns()): boolean {
+  return !matchesToolPattern(disabled, server, tool);
 }
+
+export function disabledPatterns(): string[] { return list('tools.disabled'); }
 
 /** Adds a pattern to a user-level list setting (approvals chosen in a dialog are the user's own). */
 export async function addPattern(key: 'tools.autoApprove' | 'tools.disabled', pattern: string): Promise<void> {

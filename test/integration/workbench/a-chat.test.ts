@@ -12,25 +12,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHostApi } from '../../../src/vscode/api';
 import type { ToolActivity } from '../../../src/vscode/chat/activityLog';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from '../helpers';
+import { ask, requestsAtLeast, toolResultText, warmUpChat } from '../chatDriver';
 import { declareServers, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
 
 let api: McpHostApi;
-
-async function ask(query: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query });
-}
-
-async function requestsAtLeast(n: number, ms: number): Promise<RecordedRequest[]> {
-  let last: RecordedRequest[] = [];
-  await waitFor(async () => { last = await scriptedLm.requests(); return last.length >= n; }, ms, `${n} model request(s)`);
-  return last;
-}
-
-function toolResultText(req: RecordedRequest): string {
-  const parts = req.messages.flatMap(m => m.content).filter(p => p.type === 'toolResult');
-  return parts.flatMap(p => p.type === 'toolResult' ? p.content : []).map(c => c.type === 'text' ? c.value : '').join('\n');
-}
 
 /** What the confirmation's title names: the server and the tool's title (or name). */
 function confirmationFor(tool: string): { server: string; tool: string } {
@@ -61,13 +47,7 @@ describe('chat in the workbench: tool confirmation, activity export, other exten
     api = await declareServers({ everything: nodeServer(everythingBin) });
     await waitState(api.host.require('everything'), 'running', 20_000);
     await waitFor(() => api.host.require('everything').tool('get-sum'), 20_000, 'get-sum');
-    // The first chat request of a fresh window can fail with "Language model unavailable" while the
-    // Chat view resolves its model; retry the warm-up until a request reaches the scripted model.
-    for (let attempt = 0; ; attempt++) {
-      await scriptedLm.reset();
-      await ask('@mcp warm up');
-      try { await requestsAtLeast(1, 8_000); break; } catch (e) { if (attempt === 5) throw e; }
-    }
+    await warmUpChat(6, 8_000);
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {

@@ -1,0 +1,31 @@
+/** Driving @mcp from the extension host: send a query, wait for the scripted model, read tool results. */
+import * as vscode from 'vscode';
+import { scriptedLm, waitFor, type RecordedRequest } from './helpers';
+
+export async function ask(query: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query });
+}
+
+export async function requestsAtLeast(n: number, ms: number): Promise<RecordedRequest[]> {
+  let last: RecordedRequest[] = [];
+  await waitFor(async () => { last = await scriptedLm.requests(); return last.length >= n; }, ms, `${n} model request(s)`);
+  return last;
+}
+
+/** The text of every tool result the model received in `req`. */
+export function toolResultText(req: RecordedRequest): string {
+  const parts = req.messages.flatMap(m => m.content).filter(p => p.type === 'toolResult');
+  return parts.flatMap(p => p.type === 'toolResult' ? p.content : []).map(c => c.type === 'text' ? c.value : '').join('\n');
+}
+
+/**
+ * The first chat request of a fresh window can fail with "Language model unavailable" while the
+ * Chat view resolves its model; retry a warm-up until a request reaches the scripted model.
+ */
+export async function warmUpChat(attempts: number, perAttemptMs: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await scriptedLm.reset();
+    await ask('@mcp warm up');
+    try { await requestsAtLeast(1, perAttemptMs); return; } catch (e) { if (attempt === attempts - 1) throw e; }
+  }
+}
