@@ -3,14 +3,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
-import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
-import type { McpHostApi } from '../../src/vscode/api';
+import { declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 describe('tools for chat', function () {
   this.timeout(60_000);
-  let api: McpHostApi;
+  let api: TestApi;
 
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
