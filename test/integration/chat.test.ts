@@ -124,7 +124,7 @@ describe('tools for chat', function () {
   });
 
   it('exports a typed API: servers, catalogs, calls and events', async () => {
-    assert.equal(api.version, 1);
+    assert.equal(api.version, 2);
     const [summary] = api.listServers().filter(s => s.name === 'everything');
     assert.equal(summary.state, 'running');
     assert.equal(summary.protocolVersion, '2025-11-25');
