@@ -17,6 +17,8 @@ const ctx = await esbuild.context({
   // First statement of the bundle: activate() reports the time from here (bundle evaluation included) as activationMs.
   banner: { js: 'var __mcpHostLoadStart = performance.now();' },
   external: ['vscode'],
+  // Test hooks (src/vscode/testing) exist only in development bundles; the .vsix must not even contain them.
+  define: { MCP_HOST_TEST_BUILD: production ? 'false' : 'true' },
   minify: production,
   sourcemap: !production,
   sourcesContent: false,

@@ -20,11 +20,11 @@ import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
-import { quickInputProbe } from './vscode/multiStepInput';
 import { promptChatCommand } from './vscode/prompts/promptChatCommand';
 import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
+import { createTestHooks } from './vscode/testing/testHooks';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -65,7 +65,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...registerToolCommands(c.host, activity),
   );
   void c.reload();
-  return { ...createApi(c.host, activity, { activationMs: performance.now() - loadStart, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload() }), testing: { quickInput: quickInputProbe, elicitation } };
+  const api = createApi(c.host, activity, performance.now() - loadStart);
+  // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
+  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
+    const testing = createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling });
+    return Object.freeze(Object.assign(Object.create(api) as McpHostApi, { testing }));
+  }
+  return api;
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */

@@ -6,11 +6,15 @@
  *
  * Versioned: `version` changes only when a member is removed or changes meaning. MCP payloads use
  * the types of `@modelcontextprotocol/sdk/types.js` (protocol 2025-11-25).
+ *
+ * Every extension gets this same object, so it is a frozen façade: everything it returns is a copy
+ * (changing a listed tool changes nothing the host or another extension sees), and no member reaches
+ * the core, its secret store or the UI. MCP Host's own tests use hooks that exist only in development
+ * builds (src/vscode/testing).
  */
 import type * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogKind, McpHost, ServerState } from '../core';
-import type { McpHostTestHooks } from './testHooks';
+import type { CatalogKind, ServerState } from '../core';
 import type { ToolActivity } from './chat/activityLog';
 
 export interface McpServerSummary {
@@ -30,7 +34,8 @@ export interface McpCallOptions {
 }
 
 export interface McpHostApi {
-  readonly version: 1;
+  /** 2 since the façade replaced direct access to the core (`host`, views, `reload`, `logUri` and `testing` are gone). */
+  readonly version: 2;
   listServers(): McpServerSummary[];
   /** Tools of running servers; `server` narrows to one server. */
   listTools(server?: string): { server: string; tool: Tool }[];
@@ -45,22 +50,8 @@ export interface McpHostApi {
   readonly onDidChangeServers: vscode.Event<void>;
   readonly onDidChangeServerState: vscode.Event<{ server: string; state: ServerState; message?: string }>;
   readonly onDidChangeCatalog: vscode.Event<{ server: string; kind: CatalogKind }>;
-
-  // ---- advanced and diagnostics ----
-  /** The embeddable core behind the extension (see src/core); for advanced embedders and tests. */
-  readonly host: McpHost;
   /** Milliseconds from the first statement of the bundle to the end of activate() (servers start afterwards, in the background). */
   readonly activationMs: number;
-  /** Folder of this extension's log files (one per server channel). */
-  readonly logUri: string;
-  /** The Servers view's data provider (its tree items are what the user sees). */
-  readonly serversView: vscode.TreeDataProvider<unknown>;
-  /** The Resources view's data provider. */
-  readonly resourcesView?: vscode.TreeDataProvider<unknown>;
-  /** Re-applies the settings; resolves when every server start has settled. */
-  reload(): Promise<unknown>;
-  /** The tool activity log's recent entries (oldest first, at most 500), as the log recorded them. */
+  /** The tool activity log's recent entries (oldest first, at most 500): a copy taken on each read. */
   readonly toolActivity: readonly ToolActivity[];
-  /** Hooks for MCP Host's own integration tests (see testHooks.ts); not a stable API. */
-  readonly testing?: McpHostTestHooks;
 }

@@ -1,40 +1,60 @@
 /** Builds the exported API over the running host (see api.ts for the contract). */
 import type * as vscode from 'vscode';
-import type { McpHost } from '../core';
+import type { Event, McpHost } from '../core';
 import type { McpHostApi } from './api';
 import type { ToolActivityLog } from './chat/activityLog';
 
-export function createApi(host: McpHost, activity: ToolActivityLog, extra: Pick<McpHostApi, 'activationMs' | 'logUri' | 'serversView' | 'resourcesView' | 'reload'>): McpHostApi {
+/**
+ * The façade other extensions get. All of them share the returned object, so it is frozen (one
+ * extension cannot wrap `callTool` to watch another's calls), and every value handed out is a copy of
+ * the host's own (the catalog items the model and the confirmations see stay as the server sent them).
+ */
+export function createApi(host: McpHost, activity: ToolActivityLog, activationMs: number): McpHostApi {
   const of = (server?: string) => (o: { server: string }) => !server || o.server === server;
-  return {
-    version: 1,
-    listServers: () => host.servers.map(s => ({
+  const api: McpHostApi = {
+    version: 2,
+    listServers: () => host.servers.map(s => copy({
       name: s.name, state: s.state, message: s.message, transport: s.transportKind ?? s.declaration.type,
       serverInfo: s.serverInfo, protocolVersion: s.protocolVersion, instructions: s.instructions,
     })),
-    listTools: server => host.tools.filter(of(server)).map(o => ({ server: o.server, tool: o.item })),
-    listResources: server => host.resources.filter(of(server)).map(o => ({ server: o.server, resource: o.item })),
-    listResourceTemplates: server => host.resourceTemplates.filter(of(server)).map(o => ({ server: o.server, template: o.item })),
-    listPrompts: server => host.prompts.filter(of(server)).map(o => ({ server: o.server, prompt: o.item })),
+    listTools: server => host.tools.filter(of(server)).map(o => ({ server: o.server, tool: copy(o.item) })),
+    listResources: server => host.resources.filter(of(server)).map(o => ({ server: o.server, resource: copy(o.item) })),
+    listResourceTemplates: server => host.resourceTemplates.filter(of(server)).map(o => ({ server: o.server, template: copy(o.item) })),
+    listPrompts: server => host.prompts.filter(of(server)).map(o => ({ server: o.server, prompt: copy(o.item) })),
     async callTool(server, tool, args = {}, options = {}) {
+      // What the server receives is JSON anyway; copying first keeps the activity log true to what was
+      // sent even if the caller changes its object while the call runs.
+      const sent = jsonCopy(args);
       const started = Date.now();
       try {
-        const r = await host.require(server).callTool(tool, args, options);
-        activity.add({ server, tool, args, outcome: r.isError ? 'error-result' : 'ok', durationMs: Date.now() - started, result: JSON.stringify(r.content).slice(0, 2000), approvedBy: 'extension API' });
+        const r = await host.require(server).callTool(tool, sent, options);
+        activity.add({ server, tool, args: sent, outcome: r.isError ? 'error-result' : 'ok', durationMs: Date.now() - started, result: JSON.stringify(r.content).slice(0, 2000), approvedBy: 'extension API' });
         return r;
       } catch (e) {
-        activity.add({ server, tool, args, outcome: 'failed', durationMs: Date.now() - started, result: e instanceof Error ? e.message : String(e), approvedBy: 'extension API' });
+        activity.add({ server, tool, args: sent, outcome: 'failed', durationMs: Date.now() - started, result: e instanceof Error ? e.message : String(e), approvedBy: 'extension API' });
         throw e;
       }
     },
     readResource: (server, uri, options) => host.require(server).readResource(uri, options),
     getPrompt: (server, name, args, options) => host.require(server).getPrompt(name, args, options),
-    onDidChangeServers: host.onDidChangeServers as vscode.Event<void>,
-    onDidChangeServerState: ((listener, thisArgs, disposables) =>
-      host.onDidChangeState(e => listener.call(thisArgs, { server: e.server, state: e.state, message: e.message }), undefined, disposables)) as McpHostApi['onDidChangeServerState'],
-    onDidChangeCatalog: host.onDidChangeCatalog as McpHostApi['onDidChangeCatalog'],
-    host,
-    toolActivity: activity.recent, // the log's own array: stays current (extension.ts spreads this object, which would freeze a getter)
-    ...extra,
+    onDidChangeServers: relay(host.onDidChangeServers, () => undefined),
+    onDidChangeServerState: relay(host.onDidChangeState, e => ({ server: e.server, state: e.state, message: e.message })),
+    onDidChangeCatalog: relay(host.onDidChangeCatalog, e => ({ server: e.server, kind: e.kind })),
+    activationMs,
+    get toolActivity() { return activity.recent.map(copy); },
   };
+  return Object.freeze(api);
+}
+
+function copy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function jsonCopy(args: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+}
+
+/** A core event as a `vscode.Event` whose listeners each get their own payload (none can change what the next one sees). */
+function relay<T, U>(event: Event<T>, map: (e: T) => U): vscode.Event<U> {
+  return (listener, thisArgs, disposables) => event(e => listener.call(thisArgs, map(e)), undefined, disposables);
 }

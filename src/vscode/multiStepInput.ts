@@ -13,6 +13,7 @@
  * ```
  */
 import * as vscode from 'vscode';
+import { noteDisposed, noteShown } from './testing/quickInputProbe';
 
 /** Thrown by `showQuickPick`/`showInputBox` to steer the flow; a step may also throw them itself. */
 export class InputFlowAction {
@@ -82,21 +83,6 @@ export function isBlocking(result: ValidationResult): boolean {
   return result.severity === vscode.InputBoxValidationSeverity.Error;
 }
 
-// ---- test hook -------------------------------------------------------------------------------
-
-const shown = new vscode.EventEmitter<vscode.QuickInput>();
-let active: vscode.QuickInput | undefined;
-
-/**
- * The input a multi-step flow currently shows. For tests only (they cannot type into the real widget
- * from the extension host): read its items, set `value`/`selectedItems`, then accept with
- * `workbench.action.acceptSelectedQuickOpenItem`. Exposed through the extension API's `testing`.
- */
-export const quickInputProbe = {
-  get active(): vscode.QuickInput | undefined { return active; },
-  onDidShow: shown.event,
-};
-
 // ---- the helper ------------------------------------------------------------------------------
 
 export class MultiStepInput {
@@ -142,7 +128,7 @@ export class MultiStepInput {
     } finally {
       this.signal?.removeEventListener('abort', onAbort);
       this.current?.dispose();
-      if (active === this.current) active = undefined;
+      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(this.current);
       this.current = undefined;
     }
     return completed;
@@ -261,9 +247,8 @@ export class MultiStepInput {
   private show(input: vscode.QuickInput): void {
     this.current?.dispose();
     this.current = input;
-    active = input;
     input.show();
-    shown.fire(input);
+    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(input);
   }
 
   private onHide(p: CommonParameters, reject: (reason: unknown) => void): void {

@@ -19,8 +19,8 @@ export async function run(): Promise<void> {
     sample = { activationMs: api.activationMs };
     // Servers start after activate() returned; how long until the first is running (from this point on).
     const t = Date.now();
-    while (!api.host.servers.some((s) => s.state === 'running') && Date.now() - t < 30_000) await new Promise((r) => setTimeout(r, 20));
-    if (api.host.servers.some((s) => s.state === 'running')) sample.firstServerRunningMs = Date.now() - t;
+    while (!api.listServers().some((s) => s.state === 'running') && Date.now() - t < 30_000) await new Promise((r) => setTimeout(r, 20));
+    if (api.listServers().some((s) => s.state === 'running')) sample.firstServerRunningMs = Date.now() - t;
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }

@@ -3,14 +3,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
-import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
-import type { McpHostApi } from '../../src/vscode/api';
+import { declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 describe('tools for chat', function () {
   this.timeout(60_000);
-  let api: McpHostApi;
+  let api: TestApi;
 
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
@@ -125,7 +124,7 @@ describe('tools for chat', function () {
   });
 
   it('exports a typed API: servers, catalogs, calls and events', async () => {
-    assert.equal(api.version, 1);
+    assert.equal(api.version, 2);
     const [summary] = api.listServers().filter(s => s.name === 'everything');
     assert.equal(summary.state, 'running');
     assert.equal(summary.protocolVersion, '2025-11-25');

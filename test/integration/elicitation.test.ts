@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../../src/core';
-import type { McpHostApi } from '../../src/vscode/api';
-import type { McpHostTestHooks } from '../../src/vscode/testHooks';
-import { activateMcpHost, setSetting, waitFor } from './helpers';
+import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import { setSetting, waitFor } from './helpers';
+import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -22,7 +22,7 @@ const nodeServer = (script: string) => ({ command: process.execPath, args: [scri
 type Item = vscode.QuickPickItem;
 type Pick = vscode.QuickPick<Item>;
 
-let api: McpHostApi;
+let api: TestApi;
 let hooks: McpHostTestHooks;
 let opened: string[] = [];
 let lastInput: vscode.QuickInput | undefined;
@@ -84,7 +84,7 @@ describe('elicitation', function () {
   this.timeout(60_000);
 
   before(async () => {
-    api = (await activateMcpHost<McpHostApi>()).exports;
+    api = await mcpHostApi();
     assert.ok(api.testing, 'the API exposes test hooks');
     hooks = api.testing;
     await setSetting('mcpHost.servers', { everything: nodeServer(everythingBin), fixture: nodeServer(elicitingFixture) });

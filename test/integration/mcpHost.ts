@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../src/vscode/api';
+import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
 import type { ServerConnection, ServerState } from '../../src/core';
 import { activateMcpHost, setSetting, waitFor } from './helpers';
 
@@ -15,12 +16,18 @@ export function nodeServer(script: string, ...args: string[]) {
   return { command: process.execPath, args: [script, ...args] };
 }
 
-export async function api(): Promise<McpHostApi> {
-  return (await activateMcpHost<McpHostApi>()).exports;
+/** The public API with the development build's test hooks (`testing`) merged in: `api.host`, `api.reload()` … */
+export type TestApi = McpHostApi & McpHostTestHooks & { readonly testing: McpHostTestHooks };
+
+export async function api(): Promise<TestApi> {
+  const exports = (await activateMcpHost<McpHostApi & { testing?: McpHostTestHooks }>()).exports;
+  if (!exports.testing) throw new Error('MCP Host exports no test hooks: the integration runs need the development bundle (npm run build), not --production');
+  // A prototype link, not a spread: the API's getters (toolActivity) stay live.
+  return Object.assign(Object.create(exports) as TestApi, exports.testing);
 }
 
 /** Sets `mcpHost.servers` (user settings) and waits until every enabled server has settled. */
-export async function declareServers(servers: Record<string, unknown> | undefined): Promise<McpHostApi> {
+export async function declareServers(servers: Record<string, unknown> | undefined): Promise<TestApi> {
   const a = await api();
   await setSetting('mcpHost.servers', servers);
   await a.reload();
@@ -32,7 +39,7 @@ export async function waitState(conn: ServerConnection, state: ServerState, ms =
 }
 
 /** The Servers view's items as the user sees them (label, description, contextValue). */
-export async function serverItems(a: McpHostApi): Promise<{ label: string; description: string; contextValue: string; tooltip: string }[]> {
+export async function serverItems(a: TestApi): Promise<{ label: string; description: string; contextValue: string; tooltip: string }[]> {
   const nodes = (await a.serversView.getChildren()) ?? [];
   const items = await Promise.all(nodes.map(n => a.serversView.getTreeItem(n)));
   return items.map(i => ({
@@ -48,7 +55,7 @@ export function textOf(result: { content?: unknown[] }): string {
 }
 
 /** Every log file of this extension host (all of MCP Host's channels), path → text, read from disk. */
-export async function readExtensionLogs(a: McpHostApi): Promise<Map<string, string>> {
+export async function readExtensionLogs(a: TestApi): Promise<Map<string, string>> {
   const dir = path.dirname(vscode.Uri.parse(a.logUri).fsPath);
   const out = new Map<string, string>();
   for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {

@@ -11,11 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../src/vscode/api';
 import type { AddServerResult } from '../../src/vscode/onboarding/addServer';
 import type { ImportResult } from '../../src/vscode/onboarding/importServers';
-import type { McpHostTestHooks } from '../../src/vscode/testHooks';
-import { activateMcpHost, waitFor, workspaceRoot } from './helpers';
+import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import { waitFor, workspaceRoot } from './helpers';
+import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const importFixtures = path.join(repo, 'test/fixtures/import');
@@ -23,7 +23,7 @@ const importFixtures = path.join(repo, 'test/fixtures/import');
 type Item = vscode.QuickPickItem;
 type Pick = vscode.QuickPick<Item>;
 
-let api: McpHostApi;
+let api: TestApi;
 let hooks: McpHostTestHooks;
 let lastInput: vscode.QuickInput | undefined;
 
@@ -122,7 +122,7 @@ describe('onboarding', function () {
   let saved: { servers: unknown; inputs: unknown };
 
   before(async () => {
-    api = (await activateMcpHost<McpHostApi>()).exports;
+    api = await mcpHostApi();
     assert.ok(api.testing);
     hooks = api.testing;
     saved = { servers: config().inspect('servers')?.globalValue, inputs: config().inspect('inputs')?.globalValue };

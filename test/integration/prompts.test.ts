@@ -4,14 +4,14 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { McpHost, ServerConnection } from '../../src/core';
-import { activateMcpHost, scriptedLm, setSetting, waitFor, type RecordedRequest } from './helpers';
+import type { ServerConnection } from '../../src/core';
+import { scriptedLm, setSetting, waitFor, type RecordedRequest } from './helpers';
+import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const changingBin = path.join(repo, 'out/test/fixtures/servers/changing.js');
 
-interface Api { host: McpHost; reload(): Promise<unknown>; serversView?: vscode.TreeDataProvider<unknown> }
 interface Outcome {
   status: 'done' | 'cancelled' | 'error'; code?: string; message?: string; prompt?: string; args?: Record<string, string>;
   markdown?: string; openedIn?: string; document?: string; chat?: { query: string; attachments: string[] };
@@ -70,11 +70,11 @@ async function editorText(outcome: Outcome): Promise<string> {
 
 describe('prompts as commands', function () {
   this.timeout(60_000);
-  let api: Api;
+  let api: TestApi;
   let everything: ServerConnection;
 
   before(async () => {
-    api = (await activateMcpHost<Api>()).exports;
+    api = await mcpHostApi();
     await setSetting('mcpHost.prompts.openIn', 'editor');
     await setSetting('mcpHost.servers', {
       everything: { command: 'node', args: [everythingBin] },
@@ -246,7 +246,7 @@ describe('prompts as commands', function () {
 
 describe('prompts in chat (@mcp)', function () {
   this.timeout(60_000);
-  let api: Api;
+  let api: TestApi;
 
   const userTexts = (req: RecordedRequest) => req.messages.filter(m => m.role === 'user').flatMap(m => m.content).map(p => p.type === 'text' ? p.value : '');
   async function requestsAtLeast(n: number, ms = 15_000): Promise<RecordedRequest[]> {
@@ -258,7 +258,7 @@ describe('prompts in chat (@mcp)', function () {
   before(async function () {
     const pkg = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { chatParticipants?: { name: string }[] } };
     if (!pkg.contributes.chatParticipants?.some(p => p.name === 'mcp')) this.skip(); // the @mcp participant is another feature
-    api = (await activateMcpHost<Api>()).exports;
+    api = await mcpHostApi();
     await setSetting('mcpHost.servers', { everything: { command: 'node', args: [everythingBin] } });
     await api.reload();
     await waitFor(() => api.host.get('everything')?.catalog.get('prompts').length, 20_000, 'everything prompts');

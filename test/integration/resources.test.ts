@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../src/vscode/api';
 import type { ResourceTreeNode } from '../../src/vscode/resources/resourcesTree';
-import { activateMcpHost, setSetting, waitFor, workspaceRoot } from './helpers';
+import { setSetting, waitFor, workspaceRoot } from './helpers';
+import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -21,7 +21,7 @@ const SERVERS = {
   big: node(fixture('paginated'), { FIXTURE_RESOURCES: '10000', FIXTURE_PAGE_SIZE: '100', FIXTURE_TOOLS: '0', FIXTURE_PROMPTS: '0', FIXTURE_SPECIAL_TOOLS: '0' }),
 };
 
-let api: McpHostApi;
+let api: TestApi;
 const view = () => api.resourcesView as vscode.TreeDataProvider<ResourceTreeNode>;
 const children = async (n?: ResourceTreeNode) => (await view().getChildren(n)) ?? [];
 const labelOf = (i: vscode.TreeItem) => typeof i.label === 'string' ? i.label : i.label?.label ?? '';
@@ -50,7 +50,7 @@ describe('Resources view', function () {
   this.timeout(40_000);
 
   before(async () => {
-    api = (await activateMcpHost<McpHostApi>()).exports;
+    api = await mcpHostApi();
     await setSetting('mcpHost.servers', SERVERS);
     await api.reload();
     assert.ok(api.resourcesView, 'the API exposes the Resources view');

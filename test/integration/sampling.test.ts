@@ -5,10 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../src/vscode/api';
 import type { SamplingLogEntry, SamplingStatus } from '../../src/core/sampling';
 import { scriptedLm, setSetting, waitFor } from './helpers';
-import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
+import { api as mcpHostApi, declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 
 const SERVERS = {
   everything: nodeServer(everythingBin),
@@ -17,7 +16,7 @@ const SERVERS = {
 };
 
 async function entries(): Promise<SamplingLogEntry[]> {
-  return vscode.commands.executeCommand<SamplingLogEntry[]>('mcpHost.samplingLogEntries');
+  return (await mcpHostApi()).samplingLogEntries();
 }
 
 /** Waits until the newest sampling request has `status` (then gives the QuickPick time to render). */
@@ -39,7 +38,7 @@ const userText = (text: string) => ({ role: 'user', content: { type: 'text', tex
 
 describe('sampling', function () {
   this.timeout(60_000);
-  let api: McpHostApi;
+  let api: TestApi;
 
   before(async () => {
     await setSetting('mcpHost.sampling', { '*': { rateLimit: 0 } });

@@ -1,5 +1,6 @@
 /** Kills a child and everything it started: servers launched via `npx`/shells leave grandchildren. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { windowsSystemProgram } from './windowsCommand';
 
 /**
  * On POSIX the child is started as a process-group leader (`detached`), so signalling the negative
@@ -9,7 +10,8 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   const pid = child.pid;
   if (pid === undefined) return;
   if (process.platform === 'win32') {
-    spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
+    // By absolute path: a bare name would be looked up in the current folder first.
+    spawn(windowsSystemProgram('taskkill.exe', process.env), ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
     return;
   }
   try { process.kill(-pid, signal); } catch { /* group already gone */ }

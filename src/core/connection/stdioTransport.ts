@@ -4,10 +4,12 @@
  * non-JSON stdout lines logged instead of surfacing as protocol errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { terminateTree } from './processTree';
+import { planWindowsSpawn, type WindowsSpawnPlan } from './windowsCommand';
 
 export interface StdioLaunch {
   command: string;
@@ -41,14 +43,24 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const isWin = process.platform === 'win32';
-      const child = spawn(this.launch.command, [...this.launch.args], {
+      let plan: WindowsSpawnPlan | undefined;
+      try {
+        plan = isWin ? planWindowsSpawn(this.launch.command, this.launch.args, { env: this.launch.env, hostEnv: process.env, cwd: this.launch.cwd, isFile }) : undefined;
+      } catch (e) {
+        const err = e instanceof Error ? e : new Error(String(e));
+        reject(err);
+        this.onerror?.(err);
+        return;
+      }
+      // Never `shell`: on Windows the plan resolves the command itself and quotes for cmd.exe only when a batch file needs it.
+      const child = spawn(plan?.file ?? this.launch.command, plan?.args ?? [...this.launch.args], {
         env: this.launch.env,
         cwd: this.launch.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: !isWin,
         windowsHide: true,
-        // `npx`, `.cmd` shims need a shell on Windows.
-        shell: isWin && !/\.exe$/i.test(this.launch.command),
+        windowsVerbatimArguments: plan?.windowsVerbatimArguments,
+        argv0: plan?.argv0,
       });
       this.child = child;
       child.once('error', err => {
@@ -101,6 +113,10 @@ export class StdioTransport implements Transport {
     if (!exited) await terminateTree(child, 2000);
     else await terminateTree(child, 0);
   }
+}
+
+function isFile(file: string): boolean {
+  try { return statSync(file).isFile(); } catch { return false; }
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {

@@ -14,8 +14,6 @@ import { SamplingPrompts } from './samplingPrompts';
 import { openSamplingSettings, readSamplingSettings, saveAllowAlways } from './samplingSettings';
 
 export const SHOW_SAMPLING_LOG = 'mcpHost.showSamplingLog';
-/** Not contributed (no palette entry): the log entries as JSON, for automation and tests. */
-export const SAMPLING_LOG_ENTRIES = 'mcpHost.samplingLogEntries';
 
 export class SamplingFeature implements vscode.Disposable {
   readonly service: SamplingService;
@@ -39,7 +37,6 @@ export class SamplingFeature implements vscode.Disposable {
       docs,
       log,
       vscode.commands.registerCommand(SHOW_SAMPLING_LOG, (server?: unknown) => docs.showLog(serverName(server))),
-      vscode.commands.registerCommand(SAMPLING_LOG_ENTRIES, () => JSON.parse(JSON.stringify(this.service.log.entries))),
       vscode.workspace.onDidChangeConfiguration(e => {
         if (['sampling', 'samplingRateLimit', 'samplingRedactSecrets'].some(k => e.affectsConfiguration(`mcpHost.${k}`))) this.reportProblems();
       }),

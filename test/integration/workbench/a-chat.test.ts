@@ -9,14 +9,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHostApi } from '../../../src/vscode/api';
 import type { ToolActivity } from '../../../src/vscode/chat/activityLog';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from '../helpers';
 import { ask, requestsAtLeast, toolResultText, warmUpChat } from '../chatDriver';
-import { declareServers, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
+import { declareServers, type TestApi, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
 
-let api: McpHostApi;
+let api: TestApi;
 
 /** What the confirmation's title names: the server and the tool's title (or name). */
 function confirmationFor(tool: string): { server: string; tool: string } {

@@ -7,12 +7,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHostApi } from '../../../src/vscode/api';
 import { waitFor } from '../helpers';
-import { declareServers, everythingBin, nodeServer } from '../mcpHost';
+import { declareServers, type TestApi, everythingBin, nodeServer } from '../mcpHost';
 import { uiStep } from './bridge';
 
-let api: McpHostApi;
+let api: TestApi;
 let opened: string[] = [];
 
 /** The ElicitResult server-everything echoes as "Raw result: {…}". */

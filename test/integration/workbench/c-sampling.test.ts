@@ -6,13 +6,12 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../../src/vscode/api';
 import type { SamplingLogEntry, SamplingStatus } from '../../../src/core/sampling';
 import { scriptedLm, setSetting, waitFor } from '../helpers';
-import { declareServers, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
+import { api as mcpHostApi, declareServers, type TestApi, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
 
-const entries = () => vscode.commands.executeCommand<SamplingLogEntry[]>('mcpHost.samplingLogEntries');
+const entries = async (): Promise<SamplingLogEntry[]> => (await mcpHostApi()).samplingLogEntries();
 const lastId = async () => (await entries()).at(-1)?.id ?? 0;
 
 /** Waits until a sampling request newer than `after` has `status`. */
@@ -29,7 +28,7 @@ async function step(name: string, data: unknown): Promise<Record<string, unknown
 
 describe('sampling in the workbench (approve, edit, reject)', function () {
   this.timeout(180_000);
-  let api: McpHostApi;
+  let api: TestApi;
 
   before(async () => {
     await setSetting('mcpHost.sampling', { '*': { policy: 'ask', rateLimit: 0 } });

@@ -4,9 +4,8 @@
 // same workbench (MCP view, Command Palette) and takes the screenshot.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { McpHostApi } from '../../../src/vscode/api';
 import { EXTENSION_ID, waitFor } from '../helpers';
-import { serverItems } from '../mcpHost';
+import { api as mcpHostApi, serverItems } from '../mcpHost';
 
 describe('Simplified Chinese (zh-cn)', function () {
   this.timeout(60_000);
@@ -36,9 +35,8 @@ describe('Simplified Chinese (zh-cn)', function () {
   });
 
   it('shows vscode.l10n strings in Chinese (Servers view, Add Server flow)', async () => {
-    const ext = vscode.extensions.getExtension<McpHostApi>(EXTENSION_ID);
-    assert.ok(ext);
-    const api = await ext.activate();
+    assert.ok(vscode.extensions.getExtension(EXTENSION_ID));
+    const api = await mcpHostApi();
     await api.reload();
     const items = await waitFor(async () => {
       const all = await serverItems(api);
