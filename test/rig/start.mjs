@@ -2,9 +2,9 @@
 //
 //   npm start                 → http://127.0.0.1:8080/   (PORT=9000 npm start for another port)
 //
-// 1. `npm run build` (development bundle, dist/extension.js);
-// 2. makes sure the test rig's Node 24 + code-server are installed (install.mjs; first time ~2 min);
-// 3. packages dist/extension.js as a .vsix and installs it into a fresh extensions folder — the web
+// 1. makes sure the test rig's Node 24 + code-server are installed (install.mjs; first time ~2 min);
+// 2. builds the production bundle (no test hooks, as in the Marketplace .vsix), packages it as a .vsix
+//    and installs it into a fresh extensions folder — the web
 //    workbench loads a development extension only through the test payload, which needs
 //    `--vscode-option enable-smoke-test-driver`; a person gets the plain workbench instead;
 // 4. copies test/fixtures/demo-workspace to a temp folder, writing the absolute paths of this Node and
@@ -15,7 +15,6 @@
 // 6. on Ctrl-C (or SIGTERM) stops code-server's whole process group (extension host and MCP servers
 //    included) and deletes the temp folder.
 // Everything (user data, extensions, HOME) is fresh per start; your own VS Code settings are not touched.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -33,14 +32,6 @@ function portFree(port) {
     const srv = net.createServer();
     srv.once('error', () => resolve(false));
     srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-function npmRun(script) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', script], { cwd: REPO_ROOT, stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`npm run ${script} failed (${code})`))));
   });
 }
 
@@ -63,8 +54,6 @@ async function main() {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`PORT=${process.env.PORT} is not a port number`);
   if (!(await portFree(port))) throw new Error(`port ${port} on 127.0.0.1 is in use; choose another: PORT=${port + 1} npm start`);
 
-  say('building the extension (npm run build) ...');
-  await npmRun('build');
   await ensureInstalled({ log: say });
 
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-start-'));
@@ -85,7 +74,8 @@ async function main() {
 
   try {
     const t = Date.now();
-    const { file: vsix } = await packageExtension({ out: path.join(tmp, 'mcp-host-dev.vsix'), bundle: 'dist/extension.js', production: false });
+    // The product as users get it: the production bundle (no test hooks), built fresh.
+    const { file: vsix } = await packageExtension({ out: path.join(tmp, 'mcp-host.vsix'), production: true });
     folder = await prepareDemoWorkspace(tmp);
     server = await startCodeServer({
       folder,
