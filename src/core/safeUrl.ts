@@ -34,7 +34,6 @@ export type SafeUrlCheck =
   | { readonly ok: false; readonly code: UnsafeUrlCode; readonly reason: string; readonly scheme?: string; readonly host?: string };
 
 // C0 controls, space, DEL, C1 controls, and the invisible format characters a URL parser drops or keeps silently.
-// eslint-disable-next-line no-control-regex
 const HIDDEN = /[\u0000-\u0020\u007f-\u009f\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff]/u;
 
 /** Checks a URL a server asks MCP Host to open. Only `ok` results may be opened, and only as `url.href`. */
