@@ -12,4 +12,5 @@ export { defaultRestartOptions, type RestartOptions } from './connection/restart
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';
 export * from './auth';
+export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type UnsafeUrlCode } from './safeUrl';
 export * from './tools';

@@ -135,3 +135,45 @@ describe('oauth sign-in', function () {
     } finally { await setSetting('mcpHost.oauth.redirect', undefined); }
   });
 });
+
+describe('oauth: a hostile authorization server', function () {
+  this.timeout(60_000);
+  const children: ChildProcess[] = [];
+  after(async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await declareServers(undefined);
+    for (const c of children) c.kill();
+  });
+
+  it('cannot make sign-in open a file:, vscode:, javascript: or plain-http page: refused with the reason, nothing opened', async () => {
+    const cases = [
+      ['file:///etc/passwd', /only https links can be opened, not "file:" links/],
+      ['vscode://some.other-extension/x', /only https links can be opened, not "vscode:" links/],
+      ['javascript:alert(1)', /authorization_endpoint: URL cannot use javascript:/],
+      ['http://evil.example/authorize', /http links are opened only to this machine; evil\.example needs https/],
+    ] as const;
+    const servers: Record<string, { type: 'http'; url: string }> = {};
+    for (const [i, [endpoint]] of cases.entries()) {
+      const s = await startFixture({ FIXTURE_AUTHORIZATION_ENDPOINT: endpoint });
+      children.push(s.child);
+      servers[`hostile${i}`] = { type: 'http', url: s.url };
+    }
+    const a = await declareServers(servers);
+    for (const [i, [endpoint, reason]] of cases.entries()) {
+      const s = a.host.require(`hostile${i}`);
+      await waitState(s, 'error');
+      assert.equal(s.needsSignIn, true, endpoint);
+      // The command waits for its error notification to be dismissed: follow the server's state instead.
+      void vscode.commands.executeCommand('mcpHost.signIn', `hostile${i}`);
+      await waitFor(() => reason.test(s.message ?? ''), 15_000, `the refusal of ${endpoint} (message: ${s.message})`);
+      assert.equal(s.state, 'error');
+    }
+    await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
+    const logs = [...(await readExtensionLogs(a)).entries()].filter(([f]) => f.includes('hostile'));
+    assert.equal(logs.length, cases.length, 'every hostile server\'s log was read');
+    for (const [file, text] of logs) {
+      assert.match(text, /refusing to sign in/, file);
+      assert.doesNotMatch(text, /OAuth: (opening the authorization page|sending the user to)/, `${file}: nothing was opened`);
+    }
+  });
+});

@@ -323,9 +323,26 @@ describe('elicitation', function () {
       await waitFor(() => !hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'), 10_000, 'the completion notification');
     });
 
-    it('refuses a URL that is not http(s) without showing it', async () => {
-      const r = await server('fixture').callTool('ask-url', { url: 'file:///etc/passwd' });
-      assert.equal(fixtureJson(r).action, 'decline');
+    it('a stray Enter does not open the link: Cancel is the active choice', async () => {
+      const call = server('fixture').callTool('ask-url', { url: 'https://example.com/stray' });
+      const qp = await nextPick();
+      assert.match(qp.activeItems[0]?.label ?? '', /^\$\(close\) Cancel$/);
+      await accept();
+      assert.equal(fixtureJson(await call).action, 'cancel');
+      assert.deepEqual(opened, []);
+    });
+
+    it('refuses, without showing it, a URL that is not https (or http to this machine) or that hides its host; the server gets "decline"', async () => {
+      for (const url of ['file:///etc/passwd', 'vscode://some.other-extension/run?x=1', 'search-ms:query=x', 'http://evil.example/login', 'https://accounts.example.com@evil.example/', 'javascript:alert(1)']) {
+        const before = hooks.quickInput.active;
+        const call = server('fixture').callTool('ask-url', { url });
+        // The server's answer ends the race; a consent appearing first (the old behaviour) fails the test.
+        const shown = waitFor(() => hooks.quickInput.active !== before ? hooks.quickInput.active : undefined, 20_000, 'a consent').then(() => 'shown' as const, () => 'not shown' as const);
+        const outcome = await Promise.race([call, shown]);
+        assert.notEqual(outcome, 'shown', `${url} was put in front of the user`);
+        assert.equal(fixtureJson(outcome as CallToolResult).action, 'decline', url);
+      }
+      assert.deepEqual(opened, []);
     });
   });
 
@@ -356,6 +373,15 @@ describe('elicitation', function () {
       await choose(await nextPick(), /^\$\(link-external\) Open example\.com/);
       assert.deepEqual(rawResult(await call), { action: 'accept' });
       assert.deepEqual(opened, ['https://modelcontextprotocol.io/', 'https://example.com/after']);
+    });
+
+    it('a required URL that is not safe to open is never shown: the -32042 error goes back to the caller', async () => {
+      const conn = server('fixture');
+      const before = hooks.quickInput.active;
+      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'unsafe', url: 'vscode://some.other-extension/x', notify: false }));
+      await assert.rejects(call, (e: unknown) => (e as { code?: number }).code === -32042);
+      assert.equal(hooks.quickInput.active, before, 'no consent was shown');
+      assert.deepEqual(opened, []);
     });
 
     it('declining rethrows the -32042 error to the caller', async () => {

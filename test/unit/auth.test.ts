@@ -184,6 +184,52 @@ describe('oauth', function () {
     }
   });
 
+  it('refuses to sign in when the authorization server sends the user to a page that is not https (or http to this machine)', async () => {
+    for (const [endpoint, pattern] of [
+      ['file:///etc/passwd', /authorization page MCP Host does not open: only https links can be opened, not "file:" links/],
+      ['vscode://some.other-extension/x', /authorization page MCP Host does not open: only https links can be opened, not "vscode:" links/],
+      ['search-ms:query=x', /authorization page MCP Host does not open: only https links can be opened, not "search-ms:" links/],
+      ['http://evil.example/authorize', /authorization page MCP Host does not open: http links are opened only to this machine; evil\.example needs https/],
+      ['https://user:pw@evil.example/authorize', /authorization page MCP Host does not open: the link puts a user name or password before the host/],
+      ['javascript:alert(1)', /published metadata MCP Host refuses \(authorization_endpoint: URL cannot use javascript:, data:, or vbscript: scheme\); refusing to sign in/],
+    ] as const) {
+      const url = await start({ FIXTURE_AUTHORIZATION_ENDPOINT: endpoint });
+      const auth = authPort();
+      const { host } = hostWith(auth);
+      try {
+        await host.apply({ o: { type: 'http', url } });
+        const s = host.require('o');
+        await s.signIn();
+        assert.equal(s.state, 'error', endpoint);
+        assert.match(s.message ?? '', pattern, endpoint);
+        assert.equal(auth.requests.length, 0, `nothing was opened for ${endpoint}`);
+        const me = await fetch(new URL('/.well-known/oauth-authorization-server', url)).then(r => r.json()) as { authorization_endpoint: string };
+        assert.equal(me.authorization_endpoint, endpoint, 'the fixture really advertised it');
+      } finally { await host.shutdown(); }
+    }
+  });
+
+  it('RFC 9207: refuses a response without "iss" when the authorization server advertises it, accepts one with the right iss', async () => {
+    const omit = await start({ FIXTURE_ISS: 'omit' });
+    const refused = hostWith(authPort());
+    try {
+      await refused.host.apply({ o: { type: 'http', url: omit } });
+      const s = refused.host.require('o');
+      await s.signIn();
+      assert.equal(s.state, 'error');
+      assert.match(s.message ?? '', /the authorization response has no "iss" although the authorization server http:\/\/127\.0\.0\.1:\d+\/ advertises authorization_response_iss_parameter_supported/);
+    } finally { await refused.host.shutdown(); }
+
+    const send = await start({ FIXTURE_ISS: 'send' });
+    const accepted = hostWith(authPort());
+    try {
+      await accepted.host.apply({ o: { type: 'http', url: send } });
+      const s = accepted.host.require('o');
+      await s.signIn();
+      assert.equal(s.state, 'running', s.message);
+    } finally { await accepted.host.shutdown(); }
+  });
+
   it('registration order: a pre-registered client comes first; without DCR the user is asked for one', async () => {
     const url = await start({ FIXTURE_NO_DCR: '1' });
     const pre: ClientCredentials = { clientId: 'fixture-client', clientSecret: 'fixture-secret' };

@@ -23,9 +23,8 @@ describe('elicitation: URL review', () => {
     assert.deepEqual(r.parts, { before: 'https://', host: 'accounts.example.com', after: '/oauth/authorize?client_id=abc#x' });
     assert.equal(r.parts.before + r.parts.host + r.parts.after, r.href);
     assert.deepEqual(r.warnings, []);
-    const withUser = review('https://paypal.com@evil.example/login');
-    assert.equal(withUser.parts.host, 'evil.example');
-    assert.equal(withUser.parts.before + withUser.parts.host + withUser.parts.after, withUser.href);
+    const withPort = review('http://127.0.0.1:8080/cb?x=1');
+    assert.deepEqual(withPort.parts, { before: 'http://', host: '127.0.0.1', after: ':8080/cb?x=1' });
   });
 
   it('warns about punycode and shows the look-alike Unicode form', () => {
@@ -49,18 +48,21 @@ describe('elicitation: URL review', () => {
     assert.equal(isMixedScript('exаmple'), true, 'Cyrillic a');
   });
 
-  it('warns about http, user names before @ and raw IP addresses, but not about localhost', () => {
-    assert.deepEqual(kinds('http://example.com/'), ['insecure']);
+  it('warns about raw IP addresses, but not about localhost', () => {
     assert.deepEqual(kinds('http://localhost:3000/callback'), []);
-    assert.deepEqual(kinds('https://google.com@evil.example/'), ['credentials']);
+    assert.deepEqual(kinds('http://127.0.0.1:3000/callback'), []);
     assert.deepEqual(kinds('https://203.0.113.7/pay'), ['ipAddress']);
     assert.deepEqual(kinds('https://[2001:db8::1]/pay'), ['ipAddress']);
   });
 
-  it('refuses anything that is not http(s) or not a URL', () => {
-    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,hi', 'vscode://settings', 'not a url']) {
+  it('refuses what the safe-URL rule refuses: other schemes, plain http to another machine, user names before @', () => {
+    for (const [bad, code] of [
+      ['javascript:alert(1)', 'scheme'], ['file:///etc/passwd', 'scheme'], ['data:text/html,hi', 'scheme'], ['vscode://settings', 'scheme'],
+      ['not a url', 'controlCharacters'], ['http://example.com/', 'insecureHttp'], ['https://google.com@evil.example/', 'credentials'],
+    ] as const) {
       const r = reviewUrl(bad);
       assert.ok(!r.ok, bad);
+      assert.equal(r.code, code, bad);
     }
   });
 });

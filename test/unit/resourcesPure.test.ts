@@ -2,7 +2,7 @@
 // safety (schemes, SVG sanitising), template variables and expansion with the SDK's UriTemplate.
 import * as assert from 'node:assert/strict';
 import { describeParts, contentBytes } from '../../src/vscode/resources/contents';
-import { candidates, decodeDataUri, IconCache, isAllowedSource, sanitizeSvg, toSafeDataUri } from '../../src/vscode/resources/icons';
+import { candidates, decodeDataUri, IconCache, iconHostOf, isAllowedSource, sanitizeSvg, toSafeDataUri } from '../../src/vscode/resources/icons';
 import { contentKind, fileNameFor, formatSize, languageForMime, listedKind } from '../../src/vscode/resources/mime';
 import { decodeResourcePath, encodeResourcePath } from '../../src/vscode/resources/resourceUri';
 import { BACK, expandTemplate, fillTemplate, templateVariables, type VariableStep } from '../../src/vscode/resources/templateFill';
@@ -85,13 +85,22 @@ describe('resources: contents', () => {
 });
 
 describe('resources: icons', () => {
-  it('accepts only https: and data: sources', () => {
-    assert.equal(isAllowedSource('https://example.com/i.png'), true);
-    assert.equal(isAllowedSource('data:image/png;base64,AAAA'), true);
-    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'file:///etc/passwd', 'http://example.com/i.png', 'vbscript:x', '/relative.png']) {
-      assert.equal(isAllowedSource(bad), false, bad);
+  it('accepts data: sources, and https: ones only from the server\'s own host', () => {
+    const host = 'mcp.example.com';
+    assert.equal(isAllowedSource('https://mcp.example.com/i.png', host), true);
+    assert.equal(isAllowedSource('HTTPS://MCP.EXAMPLE.COM/i.png', host), true);
+    assert.equal(isAllowedSource('data:image/png;base64,AAAA', host), true);
+    assert.equal(isAllowedSource('data:image/png;base64,AAAA', undefined), true, 'a local server may send data: icons');
+    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'file:///etc/passwd', 'http://mcp.example.com/i.png', 'vbscript:x', '/relative.png',
+      'https://tracker.example/i.png', 'https://mcp.example.com.evil.test/i.png', 'https://mcp.example.com:8443/i.png', 'https://user@mcp.example.com/i.png',
+      'https://evil.test/?mcp.example.com', 'https://169.254.169.254/latest/meta-data']) {
+      assert.equal(isAllowedSource(bad, host), false, bad);
     }
-    const list = candidates([{ src: 'javascript:alert(1)' }, { src: 'file:///x.svg' }, { src: 'https://e.com/a.png', sizes: ['48x48'] }, { src: 'https://e.com/a.svg', mimeType: 'image/svg+xml' }, { src: 'https://e.com/d.png', theme: 'dark' }], 'light');
+    assert.equal(isAllowedSource('https://mcp.example.com/i.png', undefined), false, 'a local (stdio) server has no host: no remote icons');
+    assert.equal(iconHostOf({ type: 'http', url: 'https://MCP.example.com:8443/mcp' }), 'mcp.example.com:8443');
+    assert.equal(iconHostOf({ type: 'sse', url: 'https://mcp.example.com/sse' }), 'mcp.example.com');
+    assert.equal(iconHostOf({ type: 'stdio' }), undefined);
+    const list = candidates([{ src: 'javascript:alert(1)' }, { src: 'file:///x.svg' }, { src: 'https://e.com/a.png', sizes: ['48x48'] }, { src: 'https://e.com/a.svg', mimeType: 'image/svg+xml' }, { src: 'https://e.com/d.png', theme: 'dark' }, { src: 'https://other.com/b.svg' }], 'light', 'e.com');
     assert.deepEqual(list.map(i => i.src), ['https://e.com/a.svg', 'https://e.com/a.png']);
   });
 
@@ -123,17 +132,19 @@ describe('resources: icons', () => {
     const fetched: string[] = [];
     const cache = new IconCache(async url => { fetched.push(url); return { mime: 'image/png', bytes: Buffer.from(PIXEL, 'base64') }; });
     const clean = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><circle r="2"/></svg>')}`;
-    const now = cache.get([{ src: 'javascript:alert(1)' }, { src: clean }]);
+    const now = cache.get([{ src: 'javascript:alert(1)' }, { src: clean }], undefined);
     assert.match(now!.light, /^data:image\/svg\+xml;base64,/);
     assert.equal(now!.light, now!.dark);
 
     const resolved = new Promise<void>(r => cache.onDidResolve(() => r()));
-    assert.equal(cache.get([{ src: 'https://example.com/icon.png' }]), undefined, 'not fetched yet');
+    assert.equal(cache.get([{ src: 'https://example.com/icon.png' }], 'example.com'), undefined, 'not fetched yet');
     await resolved;
-    assert.match(cache.get([{ src: 'https://example.com/icon.png' }])!.light, /^data:image\/png;base64,/);
-    cache.get([{ src: 'https://example.com/icon.png' }]);
+    assert.match(cache.get([{ src: 'https://example.com/icon.png' }], 'example.com')!.light, /^data:image\/png;base64,/);
+    cache.get([{ src: 'https://example.com/icon.png' }], 'example.com');
+    assert.equal(cache.get([{ src: 'https://example.com/icon.png' }], 'other.example'), undefined, 'another server may not use that host');
+    assert.equal(cache.get([{ src: 'https://example.com/icon.png' }], undefined), undefined, 'nor may a local server');
     assert.deepEqual(fetched, ['https://example.com/icon.png']);
-    assert.equal(cache.get([{ src: 'file:///etc/icon.png' }, { src: 'javascript:void(0)' }]), undefined);
+    assert.equal(cache.get([{ src: 'file:///etc/icon.png' }, { src: 'javascript:void(0)' }], 'example.com'), undefined);
   });
 });
 

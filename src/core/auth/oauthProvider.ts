@@ -5,7 +5,9 @@
  * - client registration in the spec's order: a pre-registered client → a client ID metadata
  *   document (when the authorization server supports it) → dynamic registration → ask the user;
  * - PKCE: refuses to send the user anywhere unless the metadata lists `S256`;
- * - `state`: generated per authorization and checked on the way back (plus RFC 9207 `iss`);
+ * - the authorization page: opened only if the safe-URL rule allows it (https, http only to loopback);
+ * - `state`: generated per authorization and checked on the way back (plus RFC 9207 `iss`, required
+ *   when the authorization server advertises it);
  * - persistence in the embedder's secret store (see storage.ts), nothing in memory that matters.
  * {@link OAuthSession} sets {@link flow} around each `auth()` call; without an interactive flow
  * nothing that needs the user happens (a `SignInRequiredError` is thrown instead).
@@ -14,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Logger } from '../logger';
+import { checkOpenableUrl } from '../safeUrl';
 import { AuthStorage, type StoredClient, type StoredTokens } from './storage';
 import {
   AuthorizationCancelledError, AuthorizationError, SignInRequiredError,
@@ -123,8 +126,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.discoveryLoaded = true;
     await this.options.storage.saveDiscovery(this.serverUrl, state);
     this.options.logger.info(`OAuth: authorization server ${state.authorizationServerUrl}${state.resourceMetadata ? ` (protected resource ${state.resourceMetadata.resource})` : ' (no protected resource metadata; legacy discovery)'}`);
-    // Refuse before registering anywhere if the authorization server cannot do PKCE.
-    if (this.flow?.interactive) checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
+    // Refuse before registering anywhere if the authorization server cannot do PKCE or sends the user somewhere unsafe.
+    if (this.flow?.interactive) {
+      checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
+      checkAuthorizationPage(state.authorizationServerUrl, state.authorizationServerMetadata?.authorization_endpoint);
+    }
   }
 
   /** The authorization server the stored state points at (the SDK's binding key for tokens and clients). */
@@ -279,9 +285,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const flow = this.flow;
     if (!flow?.interactive || !flow.state) throw new SignInRequiredError();
+    checkAuthorizationPage(await this.issuer() ?? '?', authorizationUrl.href);
     const channel = await flow.ensureChannel();
     flow.requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
-    this.options.logger.info(`OAuth: sending the user to ${authorizationUrl.origin}${authorizationUrl.pathname}${flow.requestedScope ? ` (scope: ${flow.requestedScope})` : ''}`);
+    this.options.logger.info(`OAuth: sending the user to ${authorizationUrl.host}${authorizationUrl.pathname}${flow.requestedScope ? ` (scope: ${flow.requestedScope})` : ''}`);
     flow.beginInteraction();
     const response = await channel.authorize({
       server: this.options.target, reason: flow.reason, authorizationUrl, scope: flow.requestedScope, state: flow.state, signal: flow.signal,
@@ -301,9 +308,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
       if (error === 'access_denied') throw new AuthorizationCancelledError(`the authorization was denied${description ? `: ${description}` : ''}`);
       throw new AuthorizationError(`the authorization server refused: ${error}${description ? ` (${description})` : ''}`);
     }
+    // RFC 9207: a server that promises `iss` must send it, or a mix-up attacker could answer in its name.
     const iss = q.get('iss');
-    const expectedIssuer = (await this.metadata())?.issuer;
-    if (iss && expectedIssuer && iss !== expectedIssuer) throw new AuthorizationError(`the authorization response came from issuer ${iss}, expected ${expectedIssuer}`);
+    const metadata = await this.metadata();
+    const expectedIssuer = metadata?.issuer;
+    // The SDK's metadata type does not name this RFC 9207 field; its schema keeps unknown fields.
+    const promisesIss = (metadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)?.authorization_response_iss_parameter_supported === true;
+    if (iss === null && promisesIss) {
+      throw new AuthorizationError(`the authorization response has no "iss" although the authorization server ${expectedIssuer ?? '?'} advertises authorization_response_iss_parameter_supported; it was refused`);
+    }
+    if (iss !== null && iss !== expectedIssuer) throw new AuthorizationError(`the authorization response came from issuer ${iss}, expected ${expectedIssuer ?? 'none (the metadata names no issuer)'}`);
     const code = q.get('code');
     if (!code) throw new AuthorizationError('the authorization response has no code');
     return code;
@@ -340,6 +354,13 @@ function sameRedirect(registered: string, requested: string): boolean {
     const loopback = (u: URL) => u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
     return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
   } catch { return false; }
+}
+
+/** The authorization page is opened for an untrusted server: it must pass the safe-URL rule. */
+function checkAuthorizationPage(issuer: string, endpoint: string | undefined): void {
+  if (endpoint === undefined) return;
+  const checked = checkOpenableUrl(endpoint);
+  if (!checked.ok) throw new AuthorizationError(`the authorization server ${issuer} sends the user to an authorization page MCP Host does not open: ${checked.reason}; refusing to sign in`);
 }
 
 /** OAuth 2.1 + MCP: PKCE with S256 is required, and the client must verify the server supports it. */

@@ -240,6 +240,12 @@ export class OAuthSession extends Disposable {
 function toAuthError(e: unknown): Error {
   if (e instanceof SignInRequiredError || e instanceof AuthorizationError || e instanceof InsufficientScopeError) return e;
   if (e instanceof OAuthError) return new AuthorizationError(`the authorization server answered ${e.errorCode}${e.message ? `: ${e.message}` : ''}`, { cause: e });
+  // The SDK validates discovery documents with zod; its error message is a JSON dump of the issues.
+  const issues = (e as { issues?: { path?: unknown[]; message?: string }[] }).issues;
+  if (e instanceof Error && Array.isArray(issues)) {
+    const what = issues.map(i => `${(i.path ?? []).join('.') || 'document'}: ${i.message ?? 'invalid'}`).join('; ');
+    return new AuthorizationError(`the authorization server published metadata MCP Host refuses (${what}); refusing to sign in`, { cause: e });
+  }
   const cause = (e as { cause?: { code?: string } }).cause?.code;
   if (e instanceof TypeError && cause) return new AuthorizationError(`could not reach the authorization server (${cause})`, { cause: e });
   return new AuthorizationError(errorText(e), { cause: e });

@@ -1,11 +1,13 @@
 /**
- * Looks at a URL from a URL-mode elicitation before the user decides to open it: splits it so the
- * domain can be highlighted, and lists what deserves a warning (punycode and mixed-script look-alike
- * domains, plain http, user names in the URL, raw IP addresses). It never fetches anything.
+ * Looks at a URL from a URL-mode elicitation before the user decides to open it: refuses what the
+ * safe-URL rule refuses (see ../safeUrl.ts), splits the rest so the domain can be highlighted, and
+ * lists what deserves a warning (punycode and mixed-script look-alike domains, raw IP addresses).
+ * It never fetches anything.
  */
 import { domainToUnicode } from 'node:url';
+import { checkOpenableUrl, isLoopbackHost, type UnsafeUrlCode } from '../safeUrl';
 
-export type UrlWarningKind = 'punycode' | 'mixedScripts' | 'insecure' | 'credentials' | 'ipAddress';
+export type UrlWarningKind = 'punycode' | 'mixedScripts' | 'ipAddress';
 
 export interface UrlWarning {
   readonly kind: UrlWarningKind;
@@ -24,7 +26,7 @@ export interface UrlReview {
   readonly warnings: readonly UrlWarning[];
 }
 
-export type UrlReviewResult = { readonly ok: true; readonly review: UrlReview } | { readonly ok: false; readonly reason: string };
+export type UrlReviewResult = { readonly ok: true; readonly review: UrlReview } | { readonly ok: false; readonly code: UnsafeUrlCode; readonly reason: string };
 
 /** Scripts whose mixing inside one label is normal (Japanese, Chinese, Korean writing; UTS #39 "highly restrictive"). */
 const ALLOWED_MIXES: readonly (readonly string[])[] = [
@@ -52,11 +54,11 @@ export function isMixedScript(label: string): boolean {
   return !ALLOWED_MIXES.some(allowed => scripts.every(s => allowed.includes(s)));
 }
 
-/** Reviews a URL for consent. Only http and https can be opened; anything else is refused with a reason. */
+/** Reviews a URL for consent. Only URLs the safe-URL rule accepts can be opened; anything else is refused with a reason. */
 export function reviewUrl(raw: string): UrlReviewResult {
-  let url: URL;
-  try { url = new URL(raw); } catch { return { ok: false, reason: `"${raw}" is not a valid URL` }; }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `only http and https links can be opened, not "${url.protocol}"` };
+  const checked = checkOpenableUrl(raw);
+  if (!checked.ok) return { ok: false, code: checked.code, reason: checked.reason };
+  const { url } = checked;
   const href = url.href;
   const host = url.hostname;
   const unicodeHost = domainToUnicode(host) || host;
@@ -65,19 +67,13 @@ export function reviewUrl(raw: string): UrlReviewResult {
   const mixed = labels.filter(isMixedScript);
   if (mixed.length) warnings.push({ kind: 'mixedScripts', message: `The domain mixes alphabets (${mixed.map(l => `"${l}": ${[...scriptsOf(l)].join(' + ')}`).join('; ')}); it may imitate a different site.` });
   if (host.split('.').some(l => l.startsWith('xn--'))) warnings.push({ kind: 'punycode', message: `The domain is internationalized: "${host}" is shown as "${unicodeHost}" and may look like a different, familiar site.` });
-  if (url.protocol === 'http:' && !isLoopback(host)) warnings.push({ kind: 'insecure', message: 'The link is not encrypted (http, not https).' });
-  if (url.username || url.password) warnings.push({ kind: 'credentials', message: `The link contains a user name before "@"; the site you would visit is "${host}", not "${decodeURIComponent(url.username)}".` });
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[')) {
-    if (!isLoopback(host)) warnings.push({ kind: 'ipAddress', message: `The link points to a raw IP address (${host}) instead of a domain name.` });
+  if ((/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[')) && !isLoopbackHost(host)) {
+    warnings.push({ kind: 'ipAddress', message: `The link points to a raw IP address (${host}) instead of a domain name.` });
   }
-  // The host's position in href: after "scheme://" and any "user:pass@".
-  const start = href.indexOf(host, url.protocol.length + 2 + (url.username ? url.username.length + (url.password ? url.password.length + 1 : 0) + 1 : 0));
-  const parts = start >= 0
+  // The host's position in href: right after "scheme://" (the rule refuses user names and passwords).
+  const start = url.protocol.length + 2;
+  const parts = href.startsWith(host, start)
     ? { before: href.slice(0, start), host, after: href.slice(start + host.length) }
     : { before: '', host: '', after: href };
   return { ok: true, review: { href, parts, host, unicodeHost, warnings } };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }

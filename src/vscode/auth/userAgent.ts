@@ -1,6 +1,6 @@
 /**
- * The OAuth user agent in VS Code: opens the authorization page in the user's browser
- * (`vscode.env.openExternal`) and receives the redirect back through this extension's
+ * The OAuth user agent in VS Code: opens the authorization page in the user's browser through
+ * the safe-URL opener (../safeUrl.ts) and receives the redirect back through this extension's
  * `UriHandler` at `<uriScheme>://mcp-host.mcp-host/oauth/callback`, made reachable with
  * `vscode.env.asExternalUri` (desktop: the custom scheme; VS Code for the web and code-server: an
  * https callback page of the workbench), or through a loopback listener on 127.0.0.1 when that is
@@ -9,10 +9,11 @@
  */
 import * as vscode from 'vscode';
 import {
-  AuthorizationCancelledError,
+  AuthorizationCancelledError, AuthorizationError,
   type AuthorizationChannel, type AuthorizationRequest, type AuthTarget, type AuthUserAgent, type ClientCredentials,
 } from '../../core';
 import { isLoopback, needsLauncher, openLauncher, openLoopback } from './loopback';
+import { openUrlForServer } from '../safeUrl';
 import { readOAuthSettings } from './settings';
 
 export const CALLBACK_PATH = '/oauth/callback';
@@ -78,44 +79,57 @@ export class VscodeAuthUserAgent implements AuthUserAgent, vscode.UriHandler, vs
     };
   }
 
-  /** Consent (unless the user asked to sign in), the browser, then the response, a cancel or a timeout. */
+  /**
+   * Consent, the browser, then the response, a cancel or a timeout. The page opens through the
+   * safe-URL opener; consent names its full host and is asked unless the user started this sign-in
+   * and the page is on the server's own host.
+   */
   private async run(request: AuthorizationRequest, redirectUri: string, response: Promise<URL>): Promise<URL> {
     const name = request.server.title ?? request.server.name;
-    if (request.reason !== 'signIn') {
-      const signIn = vscode.l10n.t('Sign In');
-      const message = request.reason === 'stepUp'
-        ? vscode.l10n.t('MCP server "{0}" needs more permissions ({1}). Sign in again?', name, request.scope ?? '')
-        : vscode.l10n.t('MCP server "{0}" needs you to sign in again.', name);
-      const choice = await vscode.window.showWarningMessage(message, { modal: true, detail: vscode.l10n.t('Your browser opens {0}.', request.authorizationUrl.origin) }, signIn);
-      if (choice !== signIn) throw new AuthorizationCancelledError();
-    }
-    this._onDidOpen.fire({ server: request.server.name, url: request.authorizationUrl.href, redirectUri });
-    this.log(`OAuth: opening the authorization page of ${request.authorizationUrl.origin} for "${name}"`);
-    return vscode.window.withProgress({
-      location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Signing in to MCP server "{0}": continue in your browser…', name),
-      cancellable: true,
-    }, async (_progress, token) => {
-      const launcher = needsLauncher(request.authorizationUrl) ? await openLauncher(request.authorizationUrl) : undefined;
-      let timer: NodeJS.Timeout | undefined;
-      try {
+    const page = request.authorizationUrl;
+    const signIn = vscode.l10n.t('Sign In');
+    const message = request.reason === 'stepUp' ? vscode.l10n.t('MCP server "{0}" needs more permissions ({1}). Sign in again?', name, request.scope ?? '')
+      : request.reason === 'reauthenticate' ? vscode.l10n.t('MCP server "{0}" needs you to sign in again.', name)
+      : sameHost(page, request.server.url) ? undefined
+      : vscode.l10n.t('MCP server "{0}" sends you to sign in on another site. Continue?', name);
+    let launcher: { readonly url: string; close(): void } | undefined;
+    const outcome = await openUrlForServer(page, {
+      server: name,
+      confirm: message ? { message, button: signIn } : undefined,
+      open: async url => {
+        this._onDidOpen.fire({ server: request.server.name, url: url.href, redirectUri });
+        this.log(`OAuth: opening the authorization page on ${url.host} for "${name}"`);
+        launcher = needsLauncher(url) ? await openLauncher(url) : undefined;
         // A launcher on 127.0.0.1 is forwarded like any local port when VS Code runs remotely.
         const target = launcher ? await vscode.env.asExternalUri(vscode.Uri.parse(launcher.url))
           // vscode.Uri re-encodes the query: a '+' for a space would arrive as a literal plus.
-          : vscode.Uri.parse(request.authorizationUrl.href.replace(/\+/g, '%20'), true);
-        if (!await vscode.env.openExternal(target)) throw new AuthorizationCancelledError(vscode.l10n.t('the browser could not be opened'));
-        const cancelled = new Promise<never>((_, reject) => {
-          const fail = () => reject(new AuthorizationCancelledError());
-          token.onCancellationRequested(fail);
-          request.signal.addEventListener('abort', fail, { once: true });
-          timer = setTimeout(() => reject(new AuthorizationCancelledError(vscode.l10n.t('the sign-in did not complete within {0} minutes', AUTHORIZATION_TIMEOUT_MS / 60_000))), AUTHORIZATION_TIMEOUT_MS);
-        });
-        return await Promise.race([response, cancelled]);
-      } finally {
-        clearTimeout(timer);
-        launcher?.close();
-      }
+          : vscode.Uri.parse(url.href.replace(/\+/g, '%20'), true);
+        return vscode.env.openExternal(target);
+      },
     });
+    try {
+      if (outcome === 'refused') throw new AuthorizationError(`the authorization page ${page.protocol}//${page.host || '…'} is not a URL MCP Host opens`);
+      if (outcome === 'cancelled') throw new AuthorizationCancelledError();
+      if (outcome === 'failed') throw new AuthorizationCancelledError(vscode.l10n.t('the browser could not be opened'));
+      return await vscode.window.withProgress({
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Signing in to MCP server "{0}": continue in your browser…', name),
+        cancellable: true,
+      }, async (_progress, token) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const cancelled = new Promise<never>((_, reject) => {
+            const fail = () => reject(new AuthorizationCancelledError());
+            token.onCancellationRequested(fail);
+            request.signal.addEventListener('abort', fail, { once: true });
+            timer = setTimeout(() => reject(new AuthorizationCancelledError(vscode.l10n.t('the sign-in did not complete within {0} minutes', AUTHORIZATION_TIMEOUT_MS / 60_000))), AUTHORIZATION_TIMEOUT_MS);
+          });
+          return await Promise.race([response, cancelled]);
+        } finally { clearTimeout(timer); }
+      });
+    } finally {
+      launcher?.close();
+    }
   }
 
   /** Last resort of client registration: a client the user registered with the authorization server. */
@@ -141,4 +155,9 @@ export class VscodeAuthUserAgent implements AuthUserAgent, vscode.UriHandler, vs
     this.pending.clear();
     this._onDidOpen.dispose();
   }
+}
+
+/** Same host and port: an authorization page on the MCP server's own site needs no extra question. */
+function sameHost(page: URL, serverUrl: string): boolean {
+  try { return new URL(serverUrl).host === page.host; } catch { return false; }
 }

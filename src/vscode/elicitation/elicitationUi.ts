@@ -11,6 +11,7 @@ import {
   type ElicitationCompletion, type ElicitationHandler, type McpHost, type ServerRef, type TrackedElicitation, type UrlReview,
 } from '../../core';
 import { MultiStepInput, type InputStep } from '../multiStepInput';
+import { openUrlForServer, refusalMessage } from '../safeUrl';
 import { runFormFlow } from './formFlow';
 import { oneLine, serverLabel } from './labels';
 import { retryStep, urlConsentStep, type UrlChoice } from './urlFlow';
@@ -46,10 +47,10 @@ export class ElicitationUi implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
   private host?: McpHost;
   /**
-   * Opens a consented URL outside VS Code. Replaceable: integration tests record instead of opening a browser.
-   * The string is passed as is: `env.openExternal` accepts it at run time (ExtHostWindow.openUri) and opens
-   * exactly that text, whereas a parsed `Uri` is re-encoded (e.g. `%2F` in a query) — the user must get
-   * the very URL they agreed to.
+   * The last step of opening a consented URL, after the safe-URL opener checked it. Replaceable:
+   * integration tests record instead of opening a browser. The string is passed as is:
+   * `env.openExternal` accepts it at run time (ExtHostWindow.openUri) and opens exactly that text,
+   * whereas a parsed `Uri` is re-encoded (e.g. `%2F` in a query) — the user must get the very URL they agreed to.
    */
   openExternal: (url: string) => Thenable<boolean> = url => vscode.env.openExternal(url as unknown as vscode.Uri);
 
@@ -135,11 +136,12 @@ export class ElicitationUi implements vscode.Disposable {
     const reviewed = reviewUrl(params.url);
     if (!reviewed.ok) {
       log.warn(`Declined a URL elicitation: ${reviewed.reason}`);
+      void vscode.window.showErrorMessage(refusalMessage(serverLabel(server), reviewed));
       return { action: 'decline' };
     }
     log.info(`Elicitation (URL ${reviewed.review.host}, id ${params.elicitationId}): ${oneLine(params.message)}`);
     let choice = 'cancelled' as UrlChoice;
-    await MultiStepInput.run(urlConsentStep({ server, message: params.message, review: reviewed.review, step: 1, totalSteps: 1, openExternal: url => this.openExternal(url) }, c => { choice = c; }));
+    await MultiStepInput.run(urlConsentStep({ server, message: params.message, review: reviewed.review, step: 1, totalSteps: 1, openExternal: url => this.open(server, url) }, c => { choice = c; }));
     log.info(`Elicitation answered: ${choice}`);
     switch (choice) {
       case 'opened':
@@ -184,6 +186,7 @@ export class ElicitationUi implements vscode.Disposable {
       const r = reviewUrl(e.url);
       if (!r.ok) {
         log.warn(`Not retrying: the server requires a URL that cannot be opened (${r.reason})`);
+        void vscode.window.showErrorMessage(refusalMessage(serverLabel(server), r));
         return 'stop';
       }
       reviews.push({ e, review: r.review });
@@ -197,7 +200,7 @@ export class ElicitationUi implements vscode.Disposable {
       let step: InputStep = input => retryStep(server, what, total, Promise.all([...tracked.values()].map(t => t.done)), r => { retry = r; })(input);
       for (let i = reviews.length - 1; i >= 0; i--) {
         const { e, review } = reviews[i];
-        step = urlConsentStep({ server, message: e.message, review, step: i + 1, totalSteps: total, openExternal: url => this.openExternal(url) }, choice => {
+        step = urlConsentStep({ server, message: e.message, review, step: i + 1, totalSteps: total, openExternal: url => this.open(server, url) }, choice => {
           if ((choice === 'opened' || choice === 'copied') && !tracked.has(e.elicitationId)) tracked.set(e.elicitationId, this.tracker.track(server.name, e.elicitationId));
           if (choice === 'declined' || choice === 'cancelled') log.info(`URL elicitation ${e.elicitationId}: ${choice}; not retrying`);
         }, step);
@@ -208,6 +211,11 @@ export class ElicitationUi implements vscode.Disposable {
     }
     log.info(retry ? `Retrying ${what}` : `Not retrying ${what}`);
     return retry ? 'retry' : 'stop';
+  }
+
+  /** Opens a URL the user agreed to (the consent step showed its host) through the safe-URL opener. */
+  private async open(server: ServerRef, url: string): Promise<boolean> {
+    return await openUrlForServer(url, { server: serverLabel(server), open: u => this.openExternal(u.href) }) === 'opened';
   }
 
   /** Runs UI tasks one at a time; a task whose request was withdrawn while waiting is skipped. */

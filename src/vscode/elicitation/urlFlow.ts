@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ServerRef, UrlReview } from '../../core';
 import { InputFlowAction, type InputStep } from '../multiStepInput';
+import { hostLabel } from '../safeUrl';
 import { oneLine, serverLabel } from './labels';
 
 export type UrlChoice = 'opened' | 'copied' | 'declined' | 'cancelled';
@@ -22,17 +23,12 @@ export interface UrlStepRequest {
 
 type UrlItem = vscode.QuickPickItem & { readonly run?: UrlChoice | 'info' };
 
-/** The domain as the user should read it: the ASCII host, plus the look-alike Unicode form when different. */
-export function domainLabel(review: UrlReview): string {
-  return review.unicodeHost !== review.host ? vscode.l10n.t('{0} (displayed as "{1}")', review.host, review.unicodeHost) : review.host;
-}
-
 /** A step asking whether to open `review.href`; `onChoice` receives the decision before the step ends. */
 export function urlConsentStep(req: UrlStepRequest, onChoice: (choice: UrlChoice) => void, next?: InputStep): InputStep {
   return async input => {
     const { review } = req;
     const server = serverLabel(req.server);
-    const domain = domainLabel(review);
+    const domain = hostLabel(review);
     const open: UrlItem = {
       label: `$(link-external) ${vscode.l10n.t('Open {0}', domain)}`,
       description: vscode.l10n.t('in your browser'),
@@ -45,11 +41,13 @@ export function urlConsentStep(req: UrlStepRequest, onChoice: (choice: UrlChoice
       for (const w of review.warnings) items.push({ label: `$(warning) ${w.message}`, run: 'info' });
       items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     }
+    // The request is unsolicited: a stray Enter must not open the link, so "Cancel" is the active item.
+    const cancel: UrlItem = { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('dismiss without deciding'), run: 'cancelled' };
     items.push(
       open,
       { label: `$(copy) ${vscode.l10n.t('Copy Link')}`, description: vscode.l10n.t('open it yourself'), detail: review.href, run: 'copied' },
       { label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell "{0}" you will not open it', server), run: 'declined' },
-      { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('dismiss without deciding'), run: 'cancelled' },
+      cancel,
     );
     const message = oneLine(req.message);
     const picked = await input.showQuickPick<UrlItem>({
@@ -58,7 +56,7 @@ export function urlConsentStep(req: UrlStepRequest, onChoice: (choice: UrlChoice
       totalSteps: req.totalSteps,
       placeholder: vscode.l10n.t('The link goes to {0}. Open it only if you trust this site.', domain),
       items,
-      activeItem: open,
+      activeItem: cancel,
       matchOnDetail: true,
     });
     if (!('label' in picked)) throw InputFlowAction.cancel;

@@ -1,9 +1,12 @@
 /**
  * MCP icons (`icons: [{ src, mimeType, sizes, theme }]` on servers and resources) turned into
  * `data:` URIs that are safe to show in the tree:
- * - only `https:` and `data:` sources; `http:`, `file:`, `javascript:` and anything else are ignored;
- * - remote icons are fetched here (size- and time-bounded, https all the way through redirects) so
- *   the workbench never loads third-party URLs itself;
+ * - `data:` sources always; `https:` only from the host (and port) of the server's own URL, so a
+ *   server cannot make MCP Host contact a third party (a tracker, an internal address). A local
+ *   (stdio) server has no host of its own: it gets `data:` icons only, as in VS Code's own MCP support
+ *   (contrib/mcp/common/mcpIcons.ts). `http:`, `file:`, `javascript:` and anything else are ignored;
+ * - remote icons are fetched here (size- and time-bounded, redirects not followed) so the workbench
+ *   never loads the URL itself;
  * - raster images must be PNG/JPEG/GIF/WebP by their magic bytes; SVGs are sanitised (scripts, event
  *   handlers, foreign objects and external references removed) and rejected if anything suspicious
  *   is left.
@@ -17,16 +20,30 @@ const FETCH_TIMEOUT_MS = 5000;
 
 export interface ThemedIcon { readonly light: string; readonly dark: string }
 
+/**
+ * The host (`name:port`) remote icons of a server may come from: its URL's, for a server declared
+ * with a URL; none for a local process.
+ */
+export function iconHostOf(declaration: { readonly type: string; readonly url?: string }): string | undefined {
+  if (declaration.type === 'stdio' || !declaration.url) return undefined;
+  try { return new URL(declaration.url).host || undefined; } catch { return undefined; }
+}
+
 /** Icons worth trying, best first, for one theme: matching theme, then unthemed; SVG, then small rasters. */
-export function candidates(icons: readonly Icon[] | undefined, theme: 'light' | 'dark'): Icon[] {
-  const usable = (icons ?? []).filter(i => typeof i?.src === 'string' && isAllowedSource(i.src));
+export function candidates(icons: readonly Icon[] | undefined, theme: 'light' | 'dark', serverHost?: string): Icon[] {
+  const usable = (icons ?? []).filter(i => typeof i?.src === 'string' && isAllowedSource(i.src, serverHost));
   const score = (i: Icon) => (i.theme === theme ? 0 : i.theme ? 20 : 10) + (isSvg(i) ? 0 : i.sizes?.some(s => /^(16|24|32)x\1$|^any$/.test(s)) ? 1 : 2);
   return usable.filter(i => !i.theme || i.theme === theme).sort((a, b) => score(a) - score(b));
 }
 
-export function isAllowedSource(src: string): boolean {
-  const s = src.trim().toLowerCase();
-  return s.startsWith('https://') || s.startsWith('data:');
+/** `data:` always; `https:` only on `serverHost` (see {@link iconHostOf}), without a user name or password. */
+export function isAllowedSource(src: string, serverHost?: string): boolean {
+  if (/^data:/i.test(src)) return true;
+  if (!serverHost || !/^https:\/\//i.test(src)) return false;
+  try {
+    const url = new URL(src);
+    return url.protocol === 'https:' && !url.username && !url.password && url.host === serverHost.toLowerCase();
+  } catch { return false; }
 }
 
 function isSvg(i: Icon): boolean { return /svg/i.test(i.mimeType ?? '') || /^data:image\/svg\+xml/i.test(i.src) || /\.svg(\?|#|$)/i.test(i.src); }
@@ -101,10 +118,18 @@ export function decodeDataUri(src: string): { mime?: string; bytes: Uint8Array }
 
 export type IconFetcher = (url: string) => Promise<{ mime?: string; bytes: Uint8Array } | undefined>;
 
-/** Fetches an https icon: https only (also after redirects), bounded in size and time. */
-export const fetchIcon: IconFetcher = async url => {
-  const res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-  if (!res.ok || !res.url.toLowerCase().startsWith('https://')) return undefined;
+/**
+ * Fetches an https icon, bounded in size and time. A redirect is not followed (it fails the fetch):
+ * it could lead to any host, which the source check above would never have allowed.
+ * `fetchFn` is the platform's fetch; it is a parameter for tests that must trust a self-signed certificate.
+ */
+export function createIconFetcher(fetchFn: typeof fetch = fetch): IconFetcher {
+  return url => fetchIcon(url, fetchFn);
+}
+
+async function fetchIcon(url: string, fetchFn: typeof fetch): Promise<{ mime?: string; bytes: Uint8Array } | undefined> {
+  const res = await fetchFn(url, { redirect: 'error', credentials: 'omit', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (!res.ok) { await res.body?.cancel().catch(() => {}); return undefined; }
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > MAX_ICON_BYTES || !res.body) return undefined;
   const chunks: Uint8Array[] = [];
@@ -115,7 +140,7 @@ export const fetchIcon: IconFetcher = async url => {
     chunks.push(chunk);
   }
   return { mime: res.headers.get('content-type') ?? undefined, bytes: new Uint8Array(Buffer.concat(chunks)) };
-};
+}
 
 /**
  * Resolves icon lists to safe `data:` URIs, asynchronously and once per source. `get()` answers
@@ -127,12 +152,13 @@ export class IconCache {
   private readonly _onDidResolve = new Emitter<void>();
   readonly onDidResolve: Event<void> = this._onDidResolve.event;
 
-  constructor(private readonly fetcher: IconFetcher = fetchIcon, private readonly maxEntries = 500) {}
+  constructor(private readonly fetcher: IconFetcher = createIconFetcher(), private readonly maxEntries = 500) {}
 
-  get(icons: readonly Icon[] | undefined): ThemedIcon | undefined {
+  /** The icon for `icons` of a server whose remote icons may come from `serverHost` ({@link iconHostOf}). */
+  get(icons: readonly Icon[] | undefined, serverHost: string | undefined): ThemedIcon | undefined {
     if (!icons?.length) return undefined;
-    const light = this.first(candidates(icons, 'light'));
-    const dark = this.first(candidates(icons, 'dark'));
+    const light = this.first(candidates(icons, 'light', serverHost));
+    const dark = this.first(candidates(icons, 'dark', serverHost));
     if (!light && !dark) return undefined;
     return { light: light ?? dark!, dark: dark ?? light! };
   }

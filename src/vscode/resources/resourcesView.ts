@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHost } from '../../core';
-import type { IconCache, ThemedIcon } from './icons';
+import { iconHostOf, type IconCache, type ThemedIcon } from './icons';
 import { fileNameFor, formatSize, listedKind } from './mime';
 import { resourceFileUri } from './resourceFileSystem';
 import type { ResourcesTreeData, ResourceTreeNode, ServerNode } from './resourcesTree';
@@ -19,7 +19,7 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
   private pendingRoot = false;
   private timer?: NodeJS.Timeout;
 
-  constructor(host: McpHost, readonly data: ResourcesTreeData, private readonly icons: IconCache) {
+  constructor(private readonly host: McpHost, readonly data: ResourcesTreeData, private readonly icons: IconCache) {
     this.disposables.push(
       host.onDidChangeCatalog(e => { if (e.kind === 'resources' || e.kind === 'resourceTemplates') this.refresh(e.server); }),
       host.onDidChangeState(() => this.refresh()),
@@ -57,7 +57,7 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
         item.contextValue = 'resourceTemplates';
         return item;
       }
-      case 'template': return this.templateItem(node.id, node.item, node);
+      case 'template': return this.templateItem(node.id, node.server, node.item, node);
       case 'resource': return this.resourceItem(node.id, node.server, node.item, node);
       case 'more': {
         const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
@@ -82,7 +82,7 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
     const conn = node.conn;
     const item = new vscode.TreeItem(node.server, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `server\u0000${node.server}`;
-    item.iconPath = this.icon(this.icons.get(conn.serverInfo?.icons)) ?? new vscode.ThemeIcon('server');
+    item.iconPath = this.iconOf(node.server, conn.serverInfo?.icons) ?? new vscode.ThemeIcon('server');
     const c = this.data.counts(node.server);
     if (conn.state === 'starting') item.description = vscode.l10n.t('loading…');
     else if (c && this.data.filter) item.description = vscode.l10n.t('{0} of {1} match', (c.resources + c.templates).toLocaleString(), (c.totalResources + c.totalTemplates).toLocaleString());
@@ -101,7 +101,7 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
     item.id = id;
     item.description = [r.mimeType, formatSize(r.size)].filter(Boolean).join(' · ') || undefined;
     item.tooltip = tooltip(r.title || r.name, r.description, r.uri, r.mimeType, r.size, r.annotations);
-    const own = this.icon(this.icons.get(r.icons));
+    const own = this.iconOf(server, r.icons);
     // The file-icon theme picks the icon from the file name, whose extension comes from the MIME type.
     item.resourceUri = resourceFileUri(server, r.uri, 0, fileNameFor(r.uri, r.name, r.mimeType));
     item.iconPath = own ?? vscode.ThemeIcon.File;
@@ -110,15 +110,21 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
     return item;
   }
 
-  private templateItem(id: string, t: ResourceTemplate, node: ResourceTreeNode): vscode.TreeItem {
+  private templateItem(id: string, server: string, t: ResourceTemplate, node: ResourceTreeNode): vscode.TreeItem {
     const item = new vscode.TreeItem(t.title || t.name, vscode.TreeItemCollapsibleState.None);
     item.id = id;
     item.description = t.uriTemplate;
     item.tooltip = tooltip(t.title || t.name, t.description, t.uriTemplate, t.mimeType, undefined, t.annotations);
-    item.iconPath = this.icon(this.icons.get(t.icons)) ?? new vscode.ThemeIcon('symbol-snippet');
+    item.iconPath = this.iconOf(server, t.icons) ?? new vscode.ThemeIcon('symbol-snippet');
     item.contextValue = 'resourceTemplate';
     item.command = { command: 'mcpHost.openResourceTemplate', title: vscode.l10n.t('Open Resource Template'), arguments: [node] };
     return item;
+  }
+
+  /** A server's icons may come only from its own host (see icons.ts). */
+  private iconOf(server: string, icons: Resource['icons']): { light: vscode.Uri; dark: vscode.Uri } | undefined {
+    const declaration = this.host.get(server)?.declaration;
+    return this.icon(this.icons.get(icons, declaration && iconHostOf(declaration)));
   }
 
   private icon(i: ThemedIcon | undefined): { light: vscode.Uri; dark: vscode.Uri } | undefined {
