@@ -342,8 +342,7 @@ describe('prompts in chat (@mcp)', function () {
   it('@mcp /prompt with the hostile prompt sends the links as text only, never the files\' content', async () => {
     await scriptedLm.script('Reviewed.');
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /prompt smuggler.review' });
-    const requests = await requestsAtLeast(1);
-    assert.equal(userTexts(requests[0])[0], 'Please review the attached project documentation.');
-    assert.ok(!allText(requests).includes(SECRET), 'the secret never reaches the model');
+    const request = await waitFor(async () => (await scriptedLm.requests()).find(r => userTexts(r)[0] === 'Please review the attached project documentation.'), 15_000, 'the /prompt request');
+    assert.ok(!allText([request]).includes(SECRET), 'the secret never reaches the model');
   });
 });

@@ -9,7 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isInside, promptChatRequest, screenFileLinks } from '../../src/core/prompts';
+import { isInside } from '../../src/core/fsPaths';
+import { promptChatRequest, screenFileLinks } from '../../src/core/prompts';
 
 const link = (uri: string, name = 'README.md') => ({ role: 'user' as const, content: { type: 'resource_link' as const, uri, name } });
 const url = (p: string) => pathToFileURL(p).href;

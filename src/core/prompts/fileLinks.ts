@@ -8,9 +8,9 @@
  * dropped is returned so the user can be told. A kept link points at the resolved path, so the
  * attachment is the file that was checked, not whatever a link resolves to later.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isInside, realPath } from '../fsPaths';
 import type { PromptChatAttachment, PromptChatRequest } from './promptChat';
 
 export type FileLinkDropReason =
@@ -46,7 +46,7 @@ export interface ScreenedChatRequest {
 export async function screenFileLinks(request: PromptChatRequest, allowedFolders: readonly string[]): Promise<ScreenedChatRequest> {
   const roots = (await Promise.all(allowedFolders.map(async f => {
     const p = toPath(f);
-    return p === undefined ? undefined : fs.realpath(p).catch(() => undefined);
+    return p === undefined ? undefined : realPath(p);
   }))).filter((p): p is string => !!p);
   const attachments: PromptChatAttachment[] = [];
   const dropped: DroppedFileLink[] = [];
@@ -66,18 +66,9 @@ async function checkLink(uri: string, roots: readonly string[]): Promise<{ real:
   if (url.hostname && url.hostname.toLowerCase() !== 'localhost') return { reason: 'remoteHost', path: uri };
   let lexical: string;
   try { lexical = fileURLToPath(url.hostname ? new URL(url.pathname, 'file://') : url); } catch { return { reason: 'invalid' }; }
-  let real: string;
-  try { real = await fs.realpath(lexical); } catch { return { reason: 'missing', path: lexical }; }
+  const real = await realPath(lexical);
+  if (real === undefined) return { reason: 'missing', path: lexical };
   return roots.some(r => isInside(real, r)) ? { real } : { reason: 'outside', path: real };
-}
-
-/** `child` is `root` or below it (both absolute and resolved). */
-export function isInside(child: string, root: string, platform: NodeJS.Platform = process.platform): boolean {
-  const p = platform === 'win32' ? path.win32 : path.posix;
-  // fs.promises.realpath is the native realpath: it returns the on-disk casing, except for drive letters.
-  const fold = (s: string) => platform === 'win32' ? s.toLowerCase() : s;
-  const rel = p.relative(fold(root), fold(child));
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${p.sep}`) && !p.isAbsolute(rel));
 }
 
 function toPath(folder: string): string | undefined {

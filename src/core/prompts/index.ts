@@ -5,4 +5,4 @@ export { collectArguments, type ArgumentStep, type StepAnswer } from './argument
 export { renderPromptMarkdown, renderBlock, type PromptRunInfo } from './promptMarkdown';
 export { promptChatRequest, type PromptChatAttachment, type PromptChatRequest } from './promptChat';
 export { getPromptFromCommand, parsePromptCommand, type ParsedPromptCommand } from './parsePromptCommand';
-export { isInside, screenFileLinks, type DroppedFileLink, type FileLinkDropReason, type ScreenedChatRequest } from './fileLinks';
+export { screenFileLinks, type DroppedFileLink, type FileLinkDropReason, type ScreenedChatRequest } from './fileLinks';
