@@ -323,8 +323,7 @@ describe('onboarding', function () {
     await config().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
     try {
       const done = vscode.commands.executeCommand<ImportResult>('mcpHost.importServers', { file });
-      const preview = await nextPick(/Import MCP Servers/);
-      await waitFor(() => preview.selectedItems.length === 1, 5000, 'the default selection');
+      await select(await nextPick(/Import MCP Servers/), ['everything']);
       await accept();
       const target = await nextPick(/Import MCP Servers/);
       assert.match(target.activeItems[0].label, /Workspace settings/);
