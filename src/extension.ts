@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   );
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
-  context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri }));
+  context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
   const c = controller;
   const activity = new ToolActivityLog(() => inputs.knownValues());
   const invoker = new ToolInvoker(c.host, activity, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));

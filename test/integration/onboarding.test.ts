@@ -274,6 +274,66 @@ describe('onboarding', function () {
     await running('expiring');
   });
 
+  it('Import: a hostile .cursor/mcp.json in the workspace shows every field, flags NODE_OPTIONS/cwd/envFile unchecked, and goes to the workspace', async () => {
+    const cursorDir = path.join(workspaceRoot().fsPath, '.cursor');
+    await fs.mkdir(cursorDir, { recursive: true });
+    await fs.writeFile(path.join(cursorDir, 'mcp.json'), await fixtureText('hostile-mcp.json'));
+    await config().update('servers', saved.servers, vscode.ConfigurationTarget.Global);
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    const userBefore = JSON.stringify(userServers());
+    try {
+      const done = vscode.commands.executeCommand<ImportResult>('mcpHost.importServers');
+      await choose(/Cursor \(\.cursor\/mcp\.json in /, /Import MCP Servers/);
+      const preview = await nextPick(/Import MCP Servers from Cursor/);
+      const item = (name: string) => { const i = preview.items.find(x => x.label === name); assert.ok(i, name); return i; };
+      const docs = item('docs').detail ?? '';
+      assert.match(docs, /^\$\(warning\) env\.NODE_OPTIONS = --require \/tmp\/evil\.js — can make the server run other code/);
+      assert.match(docs, /\$\(warning\) cwd = \/tmp\/evil-checkout — the server starts in this folder/);
+      assert.match(docs, /\$\(warning\) envFile = \$\{workspaceFolder\}\/\.env — /);
+      assert.match(docs, /env\.DOCS_LANG = en/);
+      assert.match(docs, /env\.API_TOKEN = \$\{input:docs\.API_TOKEN\}/);
+      assert.ok(!JSON.stringify(preview.items.map(i => [i.label, i.description, i.detail])).includes('tok_live_0123456789abcdef'), 'the preview shows no secret');
+      assert.match(item('docs').description ?? '', /npx -y docs-mcp/);
+      assert.match(item('pathy').detail ?? '', /\$\(warning\) env\.PYTHONPATH = \.\/vendor — changes where programs and modules are found/);
+      assert.match(item('pathy').detail ?? '', /\$\(warning\) env\.npm_config_registry = https:\/\/registry\.evil\.example — /);
+      assert.equal((item('docs').iconPath as vscode.ThemeIcon | undefined)?.id, 'warning');
+      assert.equal(item('everything').iconPath, undefined);
+      // Enter, Enter: a user who reads nothing imports only the harmless server, into the workspace.
+      await waitFor(() => preview.selectedItems.length === 1, 5000, 'the default selection');
+      assert.deepEqual(preview.selectedItems.map(i => i.label), ['everything'], 'flagged servers are not checked by default');
+      await accept();
+      const target = await nextPick(/Import MCP Servers/);
+      assert.match(target.activeItems[0].label, /Workspace settings/, 'a file inside the workspace goes to the workspace by default');
+      await accept();
+      const result = await done;
+      assert.deepEqual([result.imported, result.target], [['everything'], 'workspace']);
+      assert.deepEqual(Object.keys(workspaceServers()), ['everything']);
+      assert.equal(JSON.stringify(userServers()), userBefore, 'nothing reached the user settings');
+      assert.match(result.report ?? '', /`env.LOG_LEVEL` = `debug`/);
+    } finally {
+      await fs.rm(cursorDir, { recursive: true, force: true });
+    }
+  });
+
+  it('Import: a file chosen inside the workspace (not a known location) also goes to the workspace by default', async () => {
+    const dir = path.join(workspaceRoot().fsPath, 'config');
+    await fs.mkdir(dir, { recursive: true });
+    const file = path.join(dir, 'servers.json');
+    await fs.writeFile(file, await fixtureText('hostile-mcp.json'));
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+    try {
+      const done = vscode.commands.executeCommand<ImportResult>('mcpHost.importServers', { file });
+      await select(await nextPick(/Import MCP Servers/), ['everything']);
+      await accept();
+      const target = await nextPick(/Import MCP Servers/);
+      assert.match(target.activeItems[0].label, /Workspace settings/);
+      await accept();
+      assert.equal((await done).target, 'workspace');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the walkthrough opens', async () => {
     await vscode.commands.executeCommand('mcpHost.openWalkthrough');
     const tab = await waitFor(() => {

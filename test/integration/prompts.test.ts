@@ -2,19 +2,23 @@
 // "MCP: Run Prompt…" with its QuickPick steps, the per-prompt command ids, delivery to an untitled
 // Markdown editor or to chat, the Servers view children and the error messages.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../src/core';
-import { scriptedLm, setSetting, waitFor, type RecordedRequest } from './helpers';
+import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from './helpers';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const changingBin = path.join(repo, 'out/test/fixtures/servers/changing.js');
+const smugglingBin = path.join(repo, 'out/test/fixtures/servers/smuggling.js');
 
 interface Outcome {
   status: 'done' | 'cancelled' | 'error'; code?: string; message?: string; prompt?: string; args?: Record<string, string>;
-  markdown?: string; openedIn?: string; document?: string; chat?: { query: string; attachments: string[] };
+  markdown?: string; openedIn?: string; document?: string;
+  chat?: { query: string; attachments: string[]; dropped: { uri: string; name: string; path?: string; reason: string }[] };
 }
 
 const run = (idOrArg?: unknown, arg?: unknown): Thenable<Outcome> =>
@@ -247,6 +251,8 @@ describe('prompts as commands', function () {
 describe('prompts in chat (@mcp)', function () {
   this.timeout(60_000);
   let api: TestApi;
+  const SECRET = 'SECRET-PRIVATE-KEY-6d1f0c';
+  let secretDir: string | undefined, secret: string;
 
   const userTexts = (req: RecordedRequest) => req.messages.filter(m => m.role === 'user').flatMap(m => m.content).map(p => p.type === 'text' ? p.value : '');
   async function requestsAtLeast(n: number, ms = 15_000): Promise<RecordedRequest[]> {
@@ -259,9 +265,21 @@ describe('prompts in chat (@mcp)', function () {
     const pkg = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { chatParticipants?: { name: string }[] } };
     if (!pkg.contributes.chatParticipants?.some(p => p.name === 'mcp')) this.skip(); // the @mcp participant is another feature
     api = await mcpHostApi();
-    await setSetting('mcpHost.servers', { everything: { command: 'node', args: [everythingBin] } });
+    // What the hostile server wants: a file outside the workspace. The cloned repository carries a symlink to it.
+    secretDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-secret-'));
+    secret = path.join(secretDir, 'README.md');
+    await fs.writeFile(secret, `${SECRET}\n`);
+    const ws = workspaceRoot().fsPath;
+    await fs.writeFile(path.join(ws, 'notes.md'), 'Notes inside the workspace.\n');
+    await fs.rm(path.join(ws, 'guide.md'), { force: true });
+    await fs.symlink(secret, path.join(ws, 'guide.md'));
+    await setSetting('mcpHost.servers', {
+      everything: { command: 'node', args: [everythingBin] },
+      smuggler: { command: 'node', args: [smugglingBin], env: { FIXTURE_SECRET: secret, FIXTURE_WORKSPACE: ws } },
+    });
     await api.reload();
     await waitFor(() => api.host.get('everything')?.catalog.get('prompts').length, 20_000, 'everything prompts');
+    await waitFor(() => api.host.get('smuggler')?.catalog.get('prompts').length, 20_000, 'smuggler prompts');
     // The first chat request of a fresh window can fail while the Chat view resolves its model: warm up.
     for (let attempt = 0; ; attempt++) {
       await scriptedLm.reset();
@@ -271,10 +289,14 @@ describe('prompts in chat (@mcp)', function () {
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {
+    if (secretDir) await fs.rm(secretDir, { recursive: true, force: true });
+    await fs.rm(path.join(workspaceRoot().fsPath, 'guide.md'), { force: true });
+    await vscode.commands.executeCommand('notifications.clearAll');
     if (!api) return;
     await setSetting('mcpHost.servers', undefined);
     await api.reload();
   });
+  const allText = (reqs: RecordedRequest[]) => JSON.stringify(reqs);
 
   it('@mcp /prompt server.prompt name=value sends the prompt\'s messages to the model', async () => {
     await scriptedLm.script('Sunny.');
@@ -283,12 +305,44 @@ describe('prompts in chat (@mcp)', function () {
     assert.deepEqual(userTexts(req), ["What's weather in New York?"]);
   });
 
-  it('Run Prompt with openIn chat asks @mcp with the prompt text and the embedded resource attached', async () => {
+  it('Run Prompt with openIn chat fills in @mcp with the prompt text and the embedded resource; the user sends it', async () => {
     const outcome = await run({ server: 'everything', prompt: 'resource-prompt', args: { resourceType: 'Text', resourceId: '3' }, openIn: 'chat' });
     assert.equal(outcome.openedIn, 'chat', outcome.message);
+    assert.deepEqual(await scriptedLm.requests(), [], 'nothing is sent before the user sends it');
+    await vscode.commands.executeCommand('workbench.action.chat.submit');
     const [req] = await requestsAtLeast(1);
     const texts = userTexts(req);
     assert.equal(texts.at(-1), 'This prompt includes the Text resource with id: 3. Please analyze the following resource:');
     assert.ok(texts.some(t => /^Attached context .*3\.txt:\nResource 3: This is a plaintext resource/.test(t)), texts.join('\n---\n'));
+  });
+
+  it('a hostile prompt cannot attach files outside the workspace: they are dropped and named, the inside file is attached, nothing is sent until the user sends', async () => {
+    const ws = workspaceRoot().fsPath;
+    const outcome = await run({ server: 'smuggler', prompt: 'review', openIn: 'chat' });
+    assert.equal(outcome.status, 'done', outcome.message);
+    assert.equal(outcome.openedIn, 'chat', outcome.message);
+    assert.equal(outcome.chat?.query, '@mcp Please review the attached project documentation.');
+    const real = await fs.realpath(secret);
+    assert.deepEqual(outcome.chat?.attachments.map(u => vscode.Uri.parse(u).fsPath), [await fs.realpath(path.join(ws, 'notes.md'))]);
+    assert.deepEqual(outcome.chat?.dropped.map(d => [d.name, d.reason, d.path]), [
+      ['README.md', 'outside', real], ['README.md', 'outside', real], ['README.md', 'outside', real],
+    ]);
+    assert.deepEqual(await scriptedLm.requests(), [], 'the request waits for the user');
+
+    // The user reads the chat input and sends it.
+    await scriptedLm.script('Reviewed.');
+    await vscode.commands.executeCommand('workbench.action.chat.submit');
+    const requests = await requestsAtLeast(1);
+    const texts = userTexts(requests[0]);
+    assert.equal(texts.at(-1), 'Please review the attached project documentation.');
+    assert.ok(texts.some(t => /^Attached context .*notes\.md:\nNotes inside the workspace\./.test(t)), texts.join('\n---\n'));
+    assert.ok(!allText(requests).includes(SECRET), 'the secret never reaches the model');
+  });
+
+  it('@mcp /prompt with the hostile prompt sends the links as text only, never the files\' content', async () => {
+    await scriptedLm.script('Reviewed.');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /prompt smuggler.review' });
+    const request = await waitFor(async () => (await scriptedLm.requests()).find(r => userTexts(r)[0] === 'Please review the attached project documentation.'), 15_000, 'the /prompt request');
+    assert.ok(!allText([request]).includes(SECRET), 'the secret never reaches the model');
   });
 });

@@ -1,7 +1,7 @@
 // "MCP: Run Prompt…" as a person uses it, in the workbench of the `installed` run (server-everything
 // declared as `everything`): pick a prompt from the palette, answer its argument steps with the
-// server's completions (the second depends on the first), go Back once, and see the prompt arrive in
-// chat as a request to @mcp. Screenshots: .test-artifacts/installed-prompt-{list,step,chat}.png.
+// server's completions (the second depends on the first), go Back once, see the prompt fill the chat
+// input as a request to @mcp, and send it. Screenshots: .test-artifacts/installed-prompt-{list,step,chat-input,chat}.png.
 import * as assert from 'node:assert/strict';
 import { activityBarItem, runCommand, screenshot, workbench, workbenchReady } from './workbench.mjs';
 
@@ -63,8 +63,17 @@ describe('Run Prompt (workbench UI)', () => {
     await row('Eve').waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    // Default mcpHost.prompts.openIn = chat: the prompt's text is sent as a request to @mcp.
-    const request = page.locator('.interactive-request', { hasText: 'Please promote Eve to the head of the Sales team.' });
+    // Default mcpHost.prompts.openIn = chat: the prompt's text fills the chat input as a request to
+    // @mcp, and waits there until the user sends it (the server wrote it).
+    const text = 'Please promote Eve to the head of the Sales team.';
+    const chatInput = page.locator('.interactive-input-part .interactive-input-editor');
+    await page.waitForFunction(t => [...document.querySelectorAll('.interactive-input-part .interactive-input-editor')]
+      .some(e => (e.textContent ?? '').replace(/\u00a0/g, ' ').includes(t)), text, { timeout: 15_000 });
+    const request = page.locator('.interactive-request', { hasText: text });
+    assert.equal(await request.count(), 0, 'not sent before the user sends it');
+    await screenshot('prompt-chat-input');
+    await chatInput.filter({ hasText: /Please\s+promote\s+Eve/ }).first().click();
+    await page.keyboard.press('Enter');
     await request.waitFor({ timeout: 15_000 });
     assert.match((await request.textContent()) ?? '', /@mcp/);
     await screenshot('prompt-chat');

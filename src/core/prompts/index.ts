@@ -5,3 +5,4 @@ export { collectArguments, type ArgumentStep, type StepAnswer } from './argument
 export { renderPromptMarkdown, renderBlock, type PromptRunInfo } from './promptMarkdown';
 export { promptChatRequest, type PromptChatAttachment, type PromptChatRequest } from './promptChat';
 export { getPromptFromCommand, parsePromptCommand, type ParsedPromptCommand } from './parsePromptCommand';
+export { screenFileLinks, type DroppedFileLink, type FileLinkDropReason, type ScreenedChatRequest } from './fileLinks';

@@ -1,15 +1,16 @@
 /**
  * "MCP: Import Servers…" — copies servers from Claude Desktop, Cursor, Claude Code and VS Code's own
  * `mcp.json` (or any file the user picks) into `mcpHost.servers`: source → preview with checkboxes
- * (what each server runs, what was changed, what cannot be imported) → user or workspace settings.
+ * (every field each server will get, the dangerous ones flagged and left unchecked, what was changed,
+ * what cannot be imported) → user or workspace settings (the workspace's for a file inside it).
  * The conversion is the core's (src/core/onboarding/importConfig.ts); secret values found in the
  * files go to SecretStorage, never to settings. A report lists what changed and what was left out.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
-  configLocations, convertConfigText, type ConfigLocation, type ConversionNote, type ConversionResult, type ConvertedServer,
-  type SkipReason, type SourceKind,
+  configLocations, convertConfigText, defaultImportTarget, reviewDeclaration, type ConfigLocation, type ConversionNote, type ConversionResult,
+  type ConvertedServer, type ImportRisk, type ReviewedField, type SkipReason, type SourceKind,
 } from '../../core/onboarding';
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
 import type { OnboardingContext } from './addServer';
@@ -103,14 +104,20 @@ export async function importServers(ctx: OnboardingContext, args?: ImportArgs | 
     const items: ServerItem[] = source.result.servers.map(server => {
       const existing = declared.get(server.name);
       const same = existing && JSON.stringify(existing.declaration) === JSON.stringify(server.declaration);
-      const details = server.notes.map(noteText);
+      // Every field is shown, risky ones first: a stray Enter must not import what the user did not see.
+      const fields = reviewDeclaration(server.declaration);
+      const risky = fields.filter(f => f.risk);
+      const details = [...risky.map(fieldText), ...server.notes.map(noteText), ...fields.filter(f => !f.risk && !SHOWN_IN_DESCRIPTION.has(f.field)).map(fieldText)];
       if (existing && !same) details.unshift(vscode.l10n.t('replaces the server of the same name in {0} settings', scopeLabel(existing.target)));
+      if (same) details.unshift(vscode.l10n.t('already declared in {0} settings', scopeLabel(existing.target)));
       return {
         server,
         label: server.name,
+        iconPath: risky.length ? new vscode.ThemeIcon('warning') : undefined,
         description: `${server.type} · ${describeDeclaration(server.declaration)}`,
-        detail: same ? vscode.l10n.t('already declared in {0} settings', scopeLabel(existing.target)) : details.join(' · ') || undefined,
-        picked: !existing,
+        detail: details.join(' · ') || undefined,
+        // Flagged servers are imported only when the user checks them, next to the warning.
+        picked: !existing && !risky.length,
       };
     });
     if (source.result.skipped.length) {
@@ -137,7 +144,8 @@ export async function importServers(ctx: OnboardingContext, args?: ImportArgs | 
   };
 
   const pickTarget: InputStep = async input => {
-    const fromWorkspace = ['vscodeWorkspace', 'cursorWorkspace', 'claudeCode'].includes(state.source!.kind);
+    const fromWorkspace = ['vscodeWorkspace', 'cursorWorkspace', 'claudeCode'].includes(state.source!.kind)
+      || await defaultImportTarget(state.source!.uri.fsPath, workspaceFolderPaths()) === 'workspace';
     const items: TargetItem[] = [
       { target: 'user', label: `$(account) ${vscode.l10n.t('User settings')}`, detail: vscode.l10n.t('Available in every workspace.') },
       { target: 'workspace', label: `$(folder) ${vscode.l10n.t('Workspace settings')}`, detail: vscode.l10n.t('Only in this workspace; workspace servers start only when the workspace is trusted.') },
@@ -176,6 +184,28 @@ export async function importServers(ctx: OnboardingContext, args?: ImportArgs | 
     if (choice === showReport) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: report }));
   });
   return { status: 'imported', imported: servers.map(s => s.name), skipped, target, report };
+}
+
+/** Shown in the item's description (what the server runs), so not repeated in its detail. */
+const SHOWN_IN_DESCRIPTION = new Set(['type', 'command', 'args', 'url']);
+
+function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+}
+
+function fieldText(f: ReviewedField): string {
+  const text = `${f.field} = ${f.value}`;
+  return f.risk ? `$(warning) ${text} — ${riskText(f.risk)}` : text;
+}
+
+function riskText(risk: ImportRisk): string {
+  switch (risk) {
+    case 'loadsCode': return vscode.l10n.t('can make the server run other code');
+    case 'searchPath': return vscode.l10n.t('changes where programs and modules are found');
+    case 'network': return vscode.l10n.t('changes where packages come from or how connections are checked');
+    case 'workingDirectory': return vscode.l10n.t('the server starts in this folder: npx, python and uvx may run code found there');
+    case 'envFile': return vscode.l10n.t('the variables in this file are not shown here and are not checked');
+  }
 }
 
 async function discover(editorUserDir?: vscode.Uri): Promise<Source[]> {
@@ -255,6 +285,10 @@ function buildReport(source: Source, servers: readonly ConvertedServer[], skippe
   ];
   for (const s of servers) {
     lines.push(`- **${s.name}** (${s.type}): \`${describeDeclaration(s.declaration)}\``);
+    for (const f of reviewDeclaration(s.declaration)) {
+      const text = `\`${f.field}\` = \`${f.value}\``;
+      if (!SHOWN_IN_DESCRIPTION.has(f.field)) lines.push(`  - ${f.risk ? `⚠ ${text} — ${riskText(f.risk)}` : text}`);
+    }
     for (const n of s.notes) lines.push(`  - ${noteText(n)}`);
     for (const w of s.warnings) lines.push(`  - ${vscode.l10n.t('warning: {0}', w)}`);
   }

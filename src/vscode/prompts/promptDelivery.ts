@@ -1,10 +1,11 @@
 /**
  * Where a prompt's result goes: a chat request to `@mcp` (text as the query, images, audio and
  * embedded resources written to files under the extension's storage and attached), or an untitled
- * Markdown editor.
+ * Markdown editor. The chat request is filled in, never sent: the user reads the query and the
+ * attachments and sends it, since both were written by the server.
  */
 import * as vscode from 'vscode';
-import type { PromptChatRequest } from '../../core/prompts';
+import { screenFileLinks, type DroppedFileLink, type PromptChatRequest } from '../../core/prompts';
 
 export type PromptTarget = 'chat' | 'editor';
 export const CHAT_PARTICIPANT = '@mcp';
@@ -33,14 +34,24 @@ export async function openInEditor(markdown: string, title: string): Promise<vsc
   return md;
 }
 
-export interface SentToChat { readonly query: string; readonly attachments: readonly vscode.Uri[]; }
+export interface SentToChat {
+  readonly query: string;
+  readonly attachments: readonly vscode.Uri[];
+  /** `file:` links of the prompt that were not attached (outside `allowedFolders`). */
+  readonly dropped: readonly DroppedFileLink[];
+}
 
-/** Opens the chat with `@mcp <text>` and the attachments; rejects if the chat cannot be opened. */
-export async function sendToChat(request: PromptChatRequest, storage: vscode.Uri): Promise<SentToChat> {
-  const attachments = await writeAttachments(request, storage);
-  const query = `${CHAT_PARTICIPANT} ${request.text}`;
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, attachFiles: attachments });
-  return { query, attachments };
+/**
+ * Fills the chat input with `@mcp <text>` and the attachments, for the user to send; rejects if the
+ * chat cannot be opened. Only `file:` links inside `allowedFolders` are attached (see the core's
+ * screenFileLinks).
+ */
+export async function sendToChat(request: PromptChatRequest, storage: vscode.Uri, allowedFolders: readonly string[]): Promise<SentToChat> {
+  const screened = await screenFileLinks(request, allowedFolders);
+  const attachments = await writeAttachments(screened.request, storage);
+  const query = `${CHAT_PARTICIPANT} ${screened.request.text}`;
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, attachFiles: attachments, isPartialQuery: true });
+  return { query, attachments, dropped: screened.dropped };
 }
 
 async function writeAttachments(request: PromptChatRequest, storage: vscode.Uri): Promise<vscode.Uri[]> {

@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHost } from '../../core';
-import { checkArguments, cleanArguments, collectArguments, findPrompt, getPrompt, promptChatRequest, PromptError, renderPromptMarkdown, type PromptErrorCode } from '../../core/prompts';
+import type { McpHost, RootsPort } from '../../core';
+import { checkArguments, cleanArguments, collectArguments, findPrompt, getPrompt, promptChatRequest, PromptError, renderPromptMarkdown, type DroppedFileLink, type PromptErrorCode } from '../../core/prompts';
 import type { ServerLogs } from '../logs';
 import { askArgument } from './argumentQuickPick';
 import { configuredTarget, openInEditor, sendToChat, type PromptTarget } from './promptDelivery';
@@ -31,8 +31,8 @@ export type RunPromptOutcome =
   | {
     readonly status: 'done'; readonly server: string; readonly prompt: string; readonly args: Readonly<Record<string, string>>;
     readonly result: GetPromptResult; readonly markdown: string; readonly openedIn: PromptTarget;
-    /** Set when sent to chat: the query and the attached files. */
-    readonly chat?: { readonly query: string; readonly attachments: readonly string[] };
+    /** Set when put into the chat input: the query, the attached files and the `file:` links that were not attached. */
+    readonly chat?: { readonly query: string; readonly attachments: readonly string[]; readonly dropped: readonly DroppedFileLink[] };
     /** Set when opened in an editor: the untitled document's URI. */
     readonly document?: string;
   }
@@ -44,6 +44,8 @@ export interface PromptRunnerDeps {
   readonly logs: ServerLogs;
   /** Folder for chat attachments (the extension's global storage). */
   readonly storage: vscode.Uri;
+  /** The roots each server is given: with the workspace folders, where a prompt's `file:` links may point. */
+  readonly roots?: RootsPort;
 }
 
 export async function runPrompt(deps: PromptRunnerDeps, req: RunPromptRequest = {}): Promise<RunPromptOutcome> {
@@ -81,8 +83,9 @@ export async function runPrompt(deps: PromptRunnerDeps, req: RunPromptRequest = 
     const base = { status: 'done', server, prompt: name, args, result, markdown } as const;
     if ((req.openIn ?? configuredTarget()) === 'chat') {
       try {
-        const sent = await sendToChat(promptChatRequest(result), deps.storage);
-        return { ...base, openedIn: 'chat', chat: { query: sent.query, attachments: sent.attachments.map(u => u.toString()) } };
+        const sent = await sendToChat(promptChatRequest(result), deps.storage, await allowedFolders(deps, conn.name));
+        if (sent.dropped.length) reportDropped(deps, conn.name, label, sent.dropped, sent.attachments);
+        return { ...base, openedIn: 'chat', chat: { query: sent.query, attachments: sent.attachments.map(u => u.toString()), dropped: sent.dropped } };
       } catch (e) {
         void vscode.window.showWarningMessage(vscode.l10n.t('Chat is not available ({0}); the prompt opened in an editor instead.', e instanceof Error ? e.message : String(e)));
       }
@@ -92,6 +95,27 @@ export async function runPrompt(deps: PromptRunnerDeps, req: RunPromptRequest = 
   } catch (e) {
     return report(deps, e);
   }
+}
+
+/** Folders a prompt's `file:` links may point into: the workspace folders and the server's roots. */
+async function allowedFolders(deps: PromptRunnerDeps, server: string): Promise<string[]> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.toString());
+  const roots = deps.roots ? await deps.roots.getRoots({ name: server }) : [];
+  return [...folders, ...roots.map(r => r.uri)];
+}
+
+/**
+ * Says which links were not attached (by their real path: the name the server gave a link is what
+ * disguises it) and what was. Server-chosen text loses `[`/`]`, which notifications turn into links.
+ */
+function reportDropped(deps: PromptRunnerDeps, server: string, prompt: string, dropped: readonly DroppedFileLink[], attached: readonly vscode.Uri[]): void {
+  deps.logs.get(server).warn(`Prompt "${prompt}": not attached to chat (${dropped.length}): ${dropped.map(d => `${d.uri} [${d.reason}]`).join(', ')}`);
+  const plain = (s: string) => s.replace(/[[\]]/g, '');
+  const list = dropped.map(d => plain(d.path ?? d.uri)).join(', ');
+  const files = attached.map(u => plain(u.path.split('/').pop() ?? u.path)).join(', ');
+  void vscode.window.showWarningMessage(files
+    ? vscode.l10n.t('Prompt "{0}" of {1} linked files outside your workspace folders and the server\'s roots; they were not attached: {2}. Attached: {3}. Review the chat input before sending it.', plain(prompt), server, list, files)
+    : vscode.l10n.t('Prompt "{0}" of {1} linked files outside your workspace folders and the server\'s roots; they were not attached: {2}. Review the chat input before sending it.', plain(prompt), server, list));
 }
 
 function report(deps: PromptRunnerDeps, e: unknown): RunPromptOutcome {
