@@ -38,7 +38,7 @@ function plantedWorkspace(): { workspace: string; home: string; cleanup(): void 
 }
 
 describe('workspace trust: resolving a start', () => {
-  it('starts a user server in the home folder, not the workspace folder, while untrusted', async () => {
+  it('starts a user server in the home folder, not the workspace folder, while untrusted (and with no folder open)', async () => {
     const decl = declaration({ command: 'npx', args: ['-y', 'some-package'] });
     const untrusted = await resolveDeclaration(decl, ctx());
     assert.ok(untrusted.launch.type === 'stdio');
@@ -46,6 +46,9 @@ describe('workspace trust: resolving a start', () => {
     const trusted = await resolveDeclaration(decl, ctx({ trusted: true }));
     assert.ok(trusted.launch.type === 'stdio');
     assert.equal(trusted.launch.cwd, '/ws/app', 'trusted: the first workspace folder, where npx users expect their project');
+    const noFolder = await resolveDeclaration(decl, ctx({ trusted: true, workspaceFolders: [] }));
+    assert.ok(noFolder.launch.type === 'stdio');
+    assert.equal(noFolder.launch.cwd, '/home/me', 'no folder open: the home folder, not the editor\'s own directory');
   });
 
   it('makes every declaration that depends on the folders wait for trust, naming the fields, before asking for inputs', async () => {

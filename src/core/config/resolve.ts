@@ -60,16 +60,16 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
   const args: string[] = [];
   for (const [i, a] of decl.args.entries()) args.push(await sub(`args[${i}]`, a));
 
-  // Trusted: the first workspace folder (where `npx`/`uvx` users expect their project's tools), or
-  // the embedder's own directory when none is open. Untrusted: the user's home, never the folder.
-  const folder = ctx.trusted ? ctx.workspaceFolders[0]?.path : ctx.userHome;
-  const cwd = declaredCwd === undefined ? folder : path.resolve(folder ?? ctx.userHome, declaredCwd);
+  // Trusted: the first workspace folder (where `npx`/`uvx` users expect their project's tools).
+  // Untrusted, or no folder open: the user's home, never the folder nor the editor's own directory.
+  const base = (ctx.trusted ? ctx.workspaceFolders[0]?.path : undefined) ?? ctx.userHome;
+  const cwd = declaredCwd === undefined ? base : path.resolve(base, declaredCwd);
 
   // Minimal inherited environment (SDK's safe list), then envFile, then env: secrets of the
   // editor's own environment never reach servers that did not ask for them.
   const env: Record<string, string> = { ...getDefaultEnvironment() };
   if (envFile !== undefined) {
-    const abs = path.resolve(folder ?? ctx.userHome, envFile);
+    const abs = path.resolve(base, envFile);
     let text: string;
     try { text = await readFile(abs, 'utf8'); }
     catch (e) { throw new ResolveError('envFile', `envFile ${abs} could not be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`); }
