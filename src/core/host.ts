@@ -69,7 +69,8 @@ export class McpHost extends Disposable {
 
   /**
    * Applies the raw servers setting. Unchanged servers keep running; changed ones restart; removed
-   * ones stop; broken ones are reported in `problems` and do not stop the others. Servers start in
+   * ones stop; servers waiting for Workspace Trust try again; broken ones are reported in `problems`
+   * and do not stop the others. Servers start in
    * parallel and in the background: the returned promise resolves once all starts have settled.
    */
   async apply(raw: unknown): Promise<ApplyResult> {
@@ -92,7 +93,11 @@ export class McpHost extends Disposable {
       const key = declarationKey(decl);
       const existing = this.connections.get(decl.name);
       if (existing) {
-        if (existing.key === key) continue;
+        if (existing.key === key) {
+          // Trust may have been granted since (the embedder applies again): a waiting server starts now.
+          if (existing.conn.needsTrust && !decl.disabled) { started.push(decl.name); work.push(existing.conn.start()); }
+          continue;
+        }
         existing.key = key;
         existing.conn.setDeclaration(decl);
         if (decl.disabled) { stopped.push(decl.name); work.push(existing.conn.stop()); }

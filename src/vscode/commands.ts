@@ -61,7 +61,7 @@ async function showServers(ctx: CommandContext): Promise<void> {
   const host = ctx.controller.host;
   type Item = vscode.QuickPickItem & { conn?: ServerConnection; problem?: string };
   const items: Item[] = host.servers.map(s => ({
-    label: `$(${s.state === 'running' ? 'pass' : s.state === 'error' ? 'error' : s.state === 'starting' ? 'loading~spin' : 'circle-outline'}) ${s.name}`,
+    label: `$(${s.needsTrust ? 'workspace-untrusted' : s.state === 'running' ? 'pass' : s.state === 'error' ? 'error' : s.state === 'starting' ? 'loading~spin' : 'circle-outline'}) ${s.name}`,
     description: s.state, detail: s.message, conn: s,
   }));
   for (const p of ctx.controller.problems.filter(x => x.severity === 'error')) items.push({ label: `$(error) ${p.server}`, description: vscode.l10n.t('invalid declaration'), detail: p.message, problem: p.server });

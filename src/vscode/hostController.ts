@@ -27,6 +27,7 @@ export class HostController extends Disposable {
       roots,
       variables: {
         get workspaceFolders() { return (vscode.workspace.workspaceFolders ?? []).map(f => ({ name: f.name, path: f.uri.fsPath })); },
+        get trusted() { return vscode.workspace.isTrusted; },
         userHome: os.homedir(),
         env: process.env,
         resolveInput: (id, server) => inputs.resolve(id, server),
@@ -55,6 +56,7 @@ export class HostController extends Disposable {
     this._register(vscode.workspace.onDidChangeConfiguration(e => {
       if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();
     }));
+    // Starts the workspace's servers and the user servers that waited for trust (McpHost.apply).
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
   }
 

@@ -24,7 +24,7 @@ const gc = vm.runInNewContext('gc') as () => void;
 
 const server = path.resolve(__dirname, '../fixtures/servers/paginated.js');
 const env = { FIXTURE_RESOURCES: '10000', FIXTURE_PAGE_SIZE: '100', FIXTURE_TOOLS: '0', FIXTURE_PROMPTS: '0', FIXTURE_SPECIAL_TOOLS: '0' };
-const ports = { variables: { workspaceFolders: [], userHome: process.env.HOME ?? '/', env: process.env } };
+const ports = { variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: process.env } };
 const ROUNDS = 5;
 
 function heap(): number {

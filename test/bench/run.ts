@@ -14,7 +14,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpHost } from '../../src/core';
 
 const server = path.resolve(__dirname, '../fixtures/servers/crashing.js');
-const ports = { variables: { workspaceFolders: [], userHome: process.env.HOME ?? '/', env: process.env } };
+const ports = { variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: process.env } };
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;

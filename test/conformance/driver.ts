@@ -62,7 +62,7 @@ async function main(): Promise<number> {
   const host = new McpHost({
     ports: {
       clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
-      variables: { workspaceFolders: [], userHome: process.env.HOME ?? '/', env: {} },
+      variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: {} },
       elicitation: acceptDefaults,
       auth,
       createLogger: name => stderrLogger(name),

@@ -35,11 +35,23 @@ export const runs = [
   { name: 'workbench', dir: 'workbench', ui: 'test/ui-workbench', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR } },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
-  // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers still run.
+  // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the
+  // home folder (the workspace plants code for `npx`/`python -m` there) or wait for trust if they refer to it.
   {
     name: 'restricted', dir: 'restricted', workspace: 'test/fixtures/untrusted', workspaceTrust: true, ui: 'test/ui-trust',
     env: { MCP_HOST_TEST_NODE: process.execPath, MCP_HOST_TEST_REPO: REPO, MCP_HOST_TRUST_SIGNAL: TRUST_SIGNAL },
-    settings: { 'mcpHost.servers': { fromUser: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`] } } },
+    settings: {
+      'mcpHost.servers': {
+        fromUser: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`] },
+        // The README's way; the workspace plants node_modules/mcp-host-planted-fixture and mcp_host_planted.py.
+        plantedNpx: { command: 'npx', args: ['-y', 'mcp-host-planted-fixture'] },
+        plantedPython: { command: 'python3', args: ['-m', 'mcp_host_planted'] },
+        fromFolder: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`], cwd: '${workspaceFolder}' },
+      },
+      // The fixture workspace sets other values for these; Restricted Mode must ignore them.
+      'mcpHost.autoRestart.maxRestarts': 0,
+      'mcpHost.prompts.openIn': 'editor',
+    },
   },
   // The product as users get it: MCP Host installed from its production .vsix (not the development
   // extension), two reference servers in user settings; the UI suite (test/ui, Playwright) drives its workbench.

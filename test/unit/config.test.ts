@@ -7,6 +7,7 @@ import { parseEnvFile } from '../../src/core/config/envFile';
 
 const ctx = (over: Partial<VariableContext> = {}): VariableContext => ({
   workspaceFolders: [{ name: 'app', path: '/ws/app' }, { name: 'lib', path: '/ws/lib' }],
+  trusted: true,
   userHome: '/home/me',
   env: { HOME: '/home/me', TOKEN_VAR: 'from-env' },
   ...over,
@@ -122,7 +123,7 @@ describe('config: resolveDeclaration', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-env-'));
     writeFileSync(path.join(dir, '.env'), '# comment\nexport FROM_FILE="quoted value"\nOVERRIDE=file\nHOME_TOO=1 # trailing\n');
     const [decl] = parseServers({ s: { command: 'node', envFile: '.env', cwd: 'sub', env: { OVERRIDE: 'env', PATH: '/extra/bin', HOME: null } } }).servers;
-    const { launch } = await resolveDeclaration(decl, { workspaceFolders: [{ name: 'w', path: dir }], userHome: '/home/me', env: {} });
+    const { launch } = await resolveDeclaration(decl, { workspaceFolders: [{ name: 'w', path: dir }], trusted: true, userHome: '/home/me', env: {} });
     assert.ok(launch.type === 'stdio');
     assert.equal(launch.env.FROM_FILE, 'quoted value');
     assert.equal(launch.env.OVERRIDE, 'env');

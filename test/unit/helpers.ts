@@ -43,7 +43,7 @@ export function createTestHost(overrides: Partial<HostPorts> = {}, options: Part
   const loggers = new Map<string, RecordingLogger>();
   const roots = new TestRoots(repoRoot);
   const ports: HostPorts = {
-    variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], userHome: os.homedir(), env: process.env },
+    variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: os.homedir(), env: process.env },
     roots,
     createLogger: name => { const l = new RecordingLogger(logLevel); loggers.set(name, l); return l; },
     ...overrides,

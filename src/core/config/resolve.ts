@@ -5,6 +5,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
 import { substitute, VariableError } from './variables';
 import { parseEnvFile } from './envFile';
+import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
 
 export class ResolveError extends Error {
   constructor(readonly field: string | undefined, message: string) { super(message); }
@@ -16,7 +17,15 @@ export interface Resolved {
   readonly secrets: readonly string[];
 }
 
+/**
+ * Resolves a declaration for a start. Throws {@link WorkspaceTrustRequiredError} (before asking for
+ * any `${input:…}`) when the workspace is not trusted and the declaration depends on its folders.
+ */
 export async function resolveDeclaration(decl: ServerDeclaration, ctx: VariableContext): Promise<Resolved> {
+  if (!ctx.trusted) {
+    const uses = workspaceVariableUses(decl);
+    if (uses.length) throw new WorkspaceTrustRequiredError(uses);
+  }
   const inputs = new Map<string, string>();
   const launch = await resolveLaunch(decl, ctx, inputs);
   return { launch, secrets: [...inputs.values()] };
@@ -38,22 +47,29 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
   }
 
   const command = await sub('command', decl.command);
+  const declaredCwd = decl.cwd === undefined ? undefined : await sub('cwd', decl.cwd);
+  const envFile = decl.envFile === undefined ? undefined : await sub('envFile', decl.envFile);
+  if (!ctx.trusted) {
+    const uses = [
+      relativePathUse('command', decl.command, command),
+      declaredCwd === undefined ? undefined : relativePathUse('cwd', decl.cwd!, declaredCwd),
+      envFile === undefined ? undefined : relativePathUse('envFile', decl.envFile!, envFile),
+    ].filter(u => u !== undefined);
+    if (uses.length) throw new WorkspaceTrustRequiredError(uses);
+  }
   const args: string[] = [];
   for (const [i, a] of decl.args.entries()) args.push(await sub(`args[${i}]`, a));
 
-  const folder = ctx.workspaceFolders[0]?.path;
-  let cwd: string | undefined = folder;
-  if (decl.cwd) {
-    const c = await sub('cwd', decl.cwd);
-    cwd = path.isAbsolute(c) ? c : path.resolve(folder ?? ctx.userHome, c);
-  }
+  // Trusted: the first workspace folder (where `npx`/`uvx` users expect their project's tools).
+  // Untrusted, or no folder open: the user's home, never the folder nor the editor's own directory.
+  const base = (ctx.trusted ? ctx.workspaceFolders[0]?.path : undefined) ?? ctx.userHome;
+  const cwd = declaredCwd === undefined ? base : path.resolve(base, declaredCwd);
 
   // Minimal inherited environment (SDK's safe list), then envFile, then env: secrets of the
   // editor's own environment never reach servers that did not ask for them.
   const env: Record<string, string> = { ...getDefaultEnvironment() };
-  if (decl.envFile) {
-    const file = await sub('envFile', decl.envFile);
-    const abs = path.isAbsolute(file) ? file : path.resolve(folder ?? ctx.userHome, file);
+  if (envFile !== undefined) {
+    const abs = path.resolve(base, envFile);
     let text: string;
     try { text = await readFile(abs, 'utf8'); }
     catch (e) { throw new ResolveError('envFile', `envFile ${abs} could not be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`); }

@@ -48,6 +48,12 @@ export interface ParseResult {
 /** What `${…}` variables resolve against; supplied by the embedder. */
 export interface VariableContext {
   readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
+  /**
+   * Whether the user trusts `workspaceFolders` (VS Code: Workspace Trust). While false, servers start
+   * in `userHome` and declarations that depend on the folders wait (see `config/trust.ts`). An
+   * embedder without a trust model says true only for folders the user chose to run servers in.
+   */
+  readonly trusted: boolean;
   readonly userHome: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** `${input:id}`: the core never prompts; the embedder asks or reads its secret store. */

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
+import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
 import { logMcpMessage, nullLogger, redact, toMcpLevel, type Logger, type McpLogLevel } from '../logger';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
@@ -83,6 +84,7 @@ export class ServerConnection extends Disposable {
   private authSession?: OAuthSession;
   private signInPending = false;
   private _needsSignIn = false;
+  private _trustRequirements: readonly TrustRequirement[] = [];
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
   private readonly restartPolicy: RestartPolicy;
@@ -138,6 +140,13 @@ export class ServerConnection extends Disposable {
   get ref(): ServerRef { return { name: this.name, title: this.serverInfo?.title }; }
   /** In `error` because the server needs an OAuth sign-in. */
   get needsSignIn(): boolean { return this._needsSignIn && this._state === 'error'; }
+  /**
+   * In `stopped` because the declaration depends on the workspace folders, which are not trusted
+   * (`message` says which fields); the host's next `apply()` tries again.
+   */
+  get needsTrust(): boolean { return this._trustRequirements.length > 0 && this._state === 'stopped'; }
+  /** While {@link needsTrust}: the fields that depend on the workspace folders. */
+  get trustRequirements(): readonly TrustRequirement[] { return this.needsTrust ? this._trustRequirements : []; }
   /** OAuth state of an HTTP server (`undefined`: no OAuth here, e.g. stdio or a declared Authorization header). */
   get authStatus(): AuthStatus | undefined { return this.authSession?.status; }
 
@@ -160,6 +169,7 @@ export class ServerConnection extends Disposable {
 
   async stop(): Promise<void> {
     this.generation++;
+    this._trustRequirements = [];
     await this.stopConnection();
     this.setState('stopped');
   }
@@ -304,6 +314,7 @@ export class ServerConnection extends Disposable {
 
   private async connect(gen: number): Promise<void> {
     this._needsSignIn = false;
+    this._trustRequirements = [];
     this.setState('starting', this._message && this.restartPolicy.recentRestarts ? this._message : undefined);
     this.closedReason = undefined;
     let launch;
@@ -313,6 +324,13 @@ export class ServerConnection extends Disposable {
       this.declaredSecrets = resolved.secrets;
     } catch (e) {
       if (gen !== this.generation) return;
+      if (e instanceof WorkspaceTrustRequiredError) {
+        // Not a failure: nothing ran, and the user has nothing to fix but the trust decision.
+        this._trustRequirements = e.requirements;
+        this.logger.info(`Not started: ${e.message}`);
+        this.setState('stopped', e.message);
+        return;
+      }
       this.fail(e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}`);
       return;
     }

@@ -46,6 +46,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       return item;
     }
     const conn = node.conn;
+    if (conn.needsTrust) return waitingForTrustItem(item, conn);
     item.iconPath = stateIcon(conn);
     item.description = describe(conn);
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
@@ -60,6 +61,18 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     this.subscription.dispose();
     this._onDidChangeTreeData.dispose();
   }
+}
+
+/** A user server whose declaration depends on the untrusted workspace folders: like a withheld workspace server. */
+function waitingForTrustItem(item: vscode.TreeItem, conn: ServerConnection): vscode.TreeItem {
+  item.iconPath = new vscode.ThemeIcon('workspace-untrusted');
+  item.description = vscode.l10n.t('Not started: waiting for Workspace Trust');
+  const fields = conn.trustRequirements.map(r => `- \`${r.field}\` ${escape(r.reason)}`).join('\n');
+  item.tooltip = new vscode.MarkdownString(`${vscode.l10n.t('Not started: this declaration depends on the workspace folder, and the workspace is not trusted. It starts as soon as you trust the workspace. Click to manage Workspace Trust.')}\n\n${fields}`);
+  // `:needsTrust` keeps the Start/Stop actions (package.json menus) off: starting would only wait again.
+  item.contextValue = `server:${conn.state}:needsTrust`;
+  item.command = { command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') };
+  return item;
 }
 
 function stateIcon(conn: ServerConnection): vscode.ThemeIcon {
