@@ -13,3 +13,4 @@ export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';
 export * from './auth';
 export * from './tools';
+export * from './text';

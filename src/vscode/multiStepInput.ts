@@ -97,6 +97,13 @@ export const quickInputProbe = {
   onDidShow: shown.event,
 };
 
+/** Shows a quick input that is not part of a flow (a consent prompt) the way flows show theirs, so the probe sees it too. */
+export function showQuickInput(input: vscode.QuickInput): void {
+  active = input;
+  input.show();
+  shown.fire(input);
+}
+
 // ---- the helper ------------------------------------------------------------------------------
 
 export class MultiStepInput {
