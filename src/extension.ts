@@ -10,6 +10,8 @@ import { registerLanguageModelTools } from './vscode/chat/lmTools';
 import { registerParticipant } from './vscode/chat/participant';
 import { registerToolCommands } from './vscode/chat/toolCommands';
 import { ToolInvoker } from './vscode/chat/toolInvoker';
+import { ToolConsent } from './vscode/chat/toolConsent';
+import { registerApprovalCommands } from './vscode/chat/approvalCommands';
 import { registerCommands } from './vscode/commands';
 import { createOAuth } from './vscode/auth';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
@@ -57,11 +59,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
   const c = controller;
   const activity = new ToolActivityLog(() => inputs.knownValues());
-  const invoker = new ToolInvoker(c.host, activity, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
+  const consent = new ToolConsent(context, name => c.scopeOf(name));
+  const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
   context.subscriptions.push(
     activity,
+    consent,
+    ...registerApprovalCommands(consent.approvals),
     registerParticipant(context, { host: c.host, invoker, promptCommand: promptChatCommand(c.host) }),
-    ...registerLanguageModelTools(c.host, invoker),
+    ...registerLanguageModelTools(c.host, invoker, consent),
     ...registerToolCommands(c.host, activity),
   );
   void c.reload();

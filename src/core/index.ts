@@ -15,3 +15,4 @@ export * from './elicitation';
 export * from './auth';
 export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type UnsafeUrlCode } from './safeUrl';
 export * from './tools';
+export * from './text';

@@ -83,6 +83,12 @@ export function isBlocking(result: ValidationResult): boolean {
   return result.severity === vscode.InputBoxValidationSeverity.Error;
 }
 
+/** Shows a quick input that is not part of a flow (a consent prompt) the way flows show theirs, so test builds' probe sees it too. */
+export function showQuickInput(input: vscode.QuickInput): void {
+  input.show();
+  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(input);
+}
+
 // ---- the helper ------------------------------------------------------------------------------
 
 export class MultiStepInput {

@@ -190,7 +190,8 @@ describe('sampling', function () {
       const call = trigger('may I?');
       await waitStatus('awaiting-approval', before);
       // "Show the full request" opens it read-only beside the prompt, which comes back.
-      await run(...Array(4).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem');
+      // Reject (active), Allow once, Always allow, Edit, Use another model, Show the full request
+      await run(...Array(5).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem');
       const shown = await waitFor(() => vscode.window.visibleTextEditors.find(e => e.document.uri.scheme === 'mcp-host-sampling' && e.document.uri.path.includes('/request-')), 10_000, 'the full request');
       const full = shown.document.getText();
       assert.match(full, /^# Sampling request from "everything"/);
@@ -199,7 +200,7 @@ describe('sampling', function () {
       assert.match(full, /## System prompt\n\nYou are a helpful test server\./);
       assert.match(full, /## Message 1: user\n\nResource trigger-sampling-request context: may I\?/);
       await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
+      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
       await waitStatus('awaiting-review', before);
       await run('workbench.action.acceptSelectedQuickOpenItem'); // "Send the answer"
       const out = textOf(await call);
@@ -213,8 +214,8 @@ describe('sampling', function () {
       const before = await lastId();
       const call = trigger('no you may not');
       await waitStatus('awaiting-approval', before);
-      // Allow once, Always allow, Edit, Use another model, Show the full request, Reject
-      await run(...Array(5).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem');
+      // Reject is first and active
+      await run('workbench.action.acceptSelectedQuickOpenItem');
       const result = await call;
       assert.equal(result.isError, true);
       assert.match(textOf(result), /MCP error -1: The user rejected the sampling request/);
@@ -225,7 +226,7 @@ describe('sampling', function () {
       const before = await lastId();
       const call = trigger('review me');
       await waitStatus('awaiting-approval', before);
-      await run('workbench.action.acceptSelectedQuickOpenItem');
+      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
       await waitStatus('awaiting-review', before);
       await run('workbench.action.closeQuickOpen');
       assert.match(textOf(await call), /MCP error -1: The user rejected the response/);
@@ -237,7 +238,7 @@ describe('sampling', function () {
       await scriptedLm.script('Draft answer');
       const call = trigger('answer me');
       await waitStatus('awaiting-approval', before);
-      await run('workbench.action.acceptSelectedQuickOpenItem');
+      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
       await waitStatus('awaiting-review', before);
       await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Edit the answer…"
       const doc = await waitFor(() => vscode.workspace.textDocuments.find(d => d.isUntitled && d.getText() === 'Draft answer'), 10_000, 'the answer editor');
@@ -257,7 +258,7 @@ describe('sampling', function () {
       const before = await lastId();
       const call = trigger('original prompt');
       await waitStatus('awaiting-approval', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Edit the request…"
+      await run(...Array(3).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem'); // "Edit the request…"
       const doc = await waitFor(() => vscode.workspace.textDocuments.find(d => d.isUntitled && d.getText().includes('original prompt')), 10_000, 'the request editor');
       const edited = JSON.parse(doc.getText());
       edited.messages[0].content.text = 'edited prompt';
@@ -269,7 +270,7 @@ describe('sampling', function () {
       await run('workbench.action.acceptSelectedQuickOpenItem'); // "Send the edited request"
       await waitFor(() => doc.isClosed, 10_000, 'the request editor to close');
       await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // back in the prompt: "Allow once"
+      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // back in the prompt: "Allow once"
       await waitStatus('awaiting-review', before);
       await run('workbench.action.acceptSelectedQuickOpenItem');
       assert.match(textOf(await call), /"text": "echo: edited prompt"/);
@@ -282,7 +283,7 @@ describe('sampling', function () {
       const before = await lastId();
       const call = trigger('always?');
       await waitStatus('awaiting-approval', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem');
+      await run('workbench.action.quickOpenSelectNext', 'workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Always allow"
       await waitStatus('awaiting-review', before);
       await run('workbench.action.acceptSelectedQuickOpenItem');
       assert.match(textOf(await call), /echo: .*always\?/);

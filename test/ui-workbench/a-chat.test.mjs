@@ -28,9 +28,9 @@ describe('chat in the workbench: tool confirmation (Playwright)', function () {
   it('"Allow once" in the confirmation QuickPick', async () => {
     const expected = await waitForStep('chat-approve', 170_000);
     const w = await confirmation(expected);
-    // All four choices, in order.
+    // The choices in order: the safe one first.
     const labels = (await w.locator('.monaco-list-row .label-name').allInnerTexts()).map(s => s.trim());
-    assert.deepEqual(labels.slice(0, 4), ['Allow once', `Always allow "get-sum"`, `Always allow every tool from "${expected.server}"`, 'Deny']);
+    assert.deepEqual(labels.slice(0, 5), ['Deny', 'Allow once', `Always allow "get-sum"`, `Always allow every tool from "${expected.server}"`, 'Show the full arguments']);
     await screenshot('tool-confirmation');
     await row('Allow once').click();
     await w.waitFor({ state: 'hidden', timeout: 15_000 });
@@ -43,5 +43,15 @@ describe('chat in the workbench: tool confirmation (Playwright)', function () {
     await row('Deny').click();
     await w.waitFor({ state: 'hidden', timeout: 15_000 });
     await stepDone('chat-deny', { clicked: 'Deny' });
+  });
+
+  it('Enter on the fresh confirmation QuickPick denies', async () => {
+    const expected = await waitForStep('chat-enter', 170_000);
+    const w = await confirmation(expected);
+    // A stray Enter (the user was typing elsewhere when the prompt appeared) picks the active item: Deny.
+    await widget().locator('.monaco-list-row.focused').first().waitFor({ timeout: 10_000 });
+    await workbench.page.keyboard.press('Enter');
+    await w.waitFor({ state: 'hidden', timeout: 15_000 });
+    await stepDone('chat-enter', { clicked: 'Enter' });
   });
 });

@@ -99,4 +99,14 @@ describe('sampling in the workbench (Playwright)', function () {
       await widget().waitFor({ state: 'hidden' });
     });
   });
+
+  it('Enter on the fresh consent prompt rejects', async () => {
+    await doStep('sampling-enter', async (data) => {
+      await waitTitle(new RegExp(`MCP server "everything" wants to use a language model \\(request #${data.entryId}\\)`));
+      // A stray Enter (the user was typing elsewhere when the prompt appeared) picks the active item: Reject.
+      await widget().locator('.monaco-list-row.focused').first().waitFor({ timeout: 10_000 });
+      await workbench.page.keyboard.press('Enter');
+      await widget().waitFor({ state: 'hidden' });
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_TOOL_NAME, nameTools, preApproval, selectRelevantTools, toolName, toolResultParts, toolResultText } from '../../src/core';
+import { MAX_TOOL_NAME, nameTools, selectRelevantTools, toolName, toolResultParts, toolResultText } from '../../src/core';
 
 describe('tools: names for language models', () => {
   it('namespaces per server with only allowed characters', () => {
@@ -15,20 +15,6 @@ describe('tools: names for language models', () => {
     const named = nameTools([{ server: 'a b', tool: 'c' }, { server: 'a_b', tool: 'c' }]);
     assert.notEqual(named[0].name, named[1].name);
     assert.ok(named.every(n => /^[A-Za-z0-9_-]{1,64}$/.test(n.name)));
-  });
-});
-
-describe('tools: approval', () => {
-  const tool = (name: string, readOnly?: boolean) => ({ name, inputSchema: { type: 'object' as const }, annotations: readOnly === undefined ? undefined : { readOnlyHint: readOnly } });
-  it('pre-approves per tool and per server', () => {
-    assert.equal(preApproval({ autoApprove: ['s/t'], trustedServers: [] }, 's', tool('t')), 'tool');
-    assert.equal(preApproval({ autoApprove: ['s/*'], trustedServers: [] }, 's', tool('x')), 'server');
-    assert.equal(preApproval({ autoApprove: ['s/t'], trustedServers: [] }, 'other', tool('t')), undefined);
-  });
-  it('trusts readOnlyHint only from trusted servers', () => {
-    assert.equal(preApproval({ autoApprove: [], trustedServers: [] }, 's', tool('r', true)), undefined);
-    assert.equal(preApproval({ autoApprove: [], trustedServers: ['s'] }, 's', tool('r', true)), 'readOnly');
-    assert.equal(preApproval({ autoApprove: [], trustedServers: ['s'] }, 's', tool('w', false)), undefined);
   });
 });
 

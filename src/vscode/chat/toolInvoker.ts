@@ -1,23 +1,21 @@
 /**
- * Runs an MCP tool on behalf of a model: checks that it is enabled, asks for confirmation unless
- * pre-approved, reports MCP progress and task status, turns cancellation into
+ * Runs an MCP tool on behalf of a model: checks that it and its server are enabled, asks for
+ * confirmation unless approved (ToolConsent), reports MCP progress and task status, turns cancellation into
  * `notifications/cancelled` (or `tasks/cancel`), and records every execution in the activity log.
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import { preApproval, toolResultParts, toolResultText, type McpHost, type ToolResultPart } from '../../core';
+import { plainText, toolResultParts, toolResultText, type McpHost, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
-import { confirmToolCall } from './toolConfirmation';
-import { addPattern, approvalSettings, isToolEnabled } from './toolSettings';
+import type { ToolConsent } from './toolConsent';
+import { isToolEnabled } from './toolSettings';
 
 export interface InvokeRequest {
   readonly server: string;
   readonly tool: string;
   readonly args: Record<string, unknown>;
   readonly token?: vscode.CancellationToken;
-  /** The caller already obtained consent (e.g. VS Code's own tool confirmation). */
-  readonly confirmed?: boolean;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -33,7 +31,7 @@ export interface InvokeResult {
 export type UrlElicitationRetry = <T>(call: () => Promise<T>, server: string) => Promise<T>;
 
 export class ToolInvoker {
-  constructor(private readonly host: McpHost, private readonly log: ToolActivityLog, private readonly urlRetry: UrlElicitationRetry = call => call()) {}
+  constructor(private readonly host: McpHost, private readonly log: ToolActivityLog, private readonly consent: ToolConsent, private readonly urlRetry: UrlElicitationRetry = call => call()) {}
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
@@ -47,16 +45,14 @@ export class ToolInvoker {
     if (!tool) return finish('failed', vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
     if (!isToolEnabled(req.server, req.tool)) return finish('disabled', vscode.l10n.t('The user disabled the tool "{0}" of server "{1}".', req.tool, req.server));
 
-    let approvedBy: string | undefined = req.confirmed ? 'caller' : preApproval(approvalSettings(), req.server, tool);
-    if (!approvedBy) {
-      const decision = await confirmToolCall(req.server, req.tool, tool.title ?? tool.annotations?.title, req.args, req.token);
-      if (decision === 'deny') return finish('denied', vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
-      if (decision === 'tool') await addPattern('tools.autoApprove', `${req.server}/${req.tool}`);
-      if (decision === 'server') await addPattern('tools.autoApprove', `${req.server}/*`);
-      approvedBy = `user:${decision}`;
-    }
+    if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
 
-    const label = tool.title ?? tool.annotations?.title ?? req.tool;
+    // Every caller goes through our own per-(server, tool) consent, whatever VS Code decided about the caller.
+    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token);
+    if (!approvedBy) return finish('denied', vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
+    if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
+
+    const label = plainText(tool.title ?? tool.annotations?.title ?? req.tool, { singleLine: true, maxLength: 100 });
     req.onProgress?.(vscode.l10n.t('Running {0} ({1})…', label, req.server));
     const abort = toAbortSignal(req.token);
     try {

@@ -1,4 +1,7 @@
-/** Tool approval and enablement settings (`server/tool` or `server/*` patterns), read and persisted. */
+/**
+ * Tool settings: `tools.autoApprove` / `trustedServers` (read by the core's ToolApprovals, for
+ * user-declared servers only) and `tools.disabled` (`server/tool` or `server/*` patterns).
+ */
 import * as vscode from 'vscode';
 import { matchesToolPattern, type ApprovalSettings } from '../../core';
 import { SECTION } from '../config';
@@ -17,10 +20,10 @@ export function isToolEnabled(server: string, tool: string, disabled: readonly s
 
 export function disabledPatterns(): string[] { return list('tools.disabled'); }
 
-/** Adds a pattern to a user-level list setting (approvals chosen in a dialog are the user's own). */
-export async function addPattern(key: 'tools.autoApprove' | 'tools.disabled', pattern: string): Promise<void> {
-  const current = list(key);
-  if (!current.includes(pattern)) await cfg().update(key, [...current, pattern], vscode.ConfigurationTarget.Global);
+/** Every tool of `server` is disabled (`server/*`, or all servers): models get nothing from it, resources included. */
+export function isServerDisabledForModels(server: string): boolean {
+  const disabled = disabledPatterns();
+  return disabled.includes(`${server}/*`) || disabled.includes('*/*');
 }
 
 export async function setDisabled(patterns: string[]): Promise<void> {

@@ -13,6 +13,7 @@ import {
   type Approval, type ApprovalRequest, type CreateMessageParams, type ModelInfo, type Review, type ReviewRequest, type SamplingResult, type SamplingUiPort,
 } from '../../core/sampling';
 import type { ServerRef } from '../../core';
+import { pickText } from '../pickText';
 import type { SamplingDocuments } from './samplingDocuments';
 import { openSamplingSettings } from './samplingSettings';
 
@@ -29,13 +30,14 @@ export class SamplingPrompts implements SamplingUiPort {
     let edited = false, changedModel = false;
     for (;;) {
       type A = 'once' | 'always' | 'edit' | 'model' | 'show' | 'reject';
+      // Reject comes first and is active: the prompt appears unasked, and a stray Enter must not allow.
       const items: ItemOf<A>[] = [
+        { label: `$(close) ${vscode.l10n.t('Reject')}`, description: vscode.l10n.t('the server gets an error'), action: 'reject', picked: true, alwaysShow: true },
         { label: `$(check) ${vscode.l10n.t('Allow once')}`, action: 'once' },
         { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', server)}`, description: vscode.l10n.t('saves policy "allow" in mcpHost.sampling'), action: 'always' },
         { label: `$(edit) ${vscode.l10n.t('Edit the request…')}`, action: 'edit' },
         ...(r.candidates.length > 1 ? [{ label: `$(symbol-class) ${vscode.l10n.t('Use another model…')}`, description: model.name, action: 'model' as const }] : []),
         { label: `$(go-to-file) ${vscode.l10n.t('Show the full request')}`, action: 'show' },
-        { label: `$(close) ${vscode.l10n.t('Reject')}`, description: vscode.l10n.t('the server gets an error'), action: 'reject' },
         separator(vscode.l10n.t('Request{0}', edited ? vscode.l10n.t(' (edited)') : '')),
         ...requestItems(params).map(i => ({ ...i, action: 'show' as const })),
       ];
@@ -44,6 +46,7 @@ export class SamplingPrompts implements SamplingUiPort {
         placeholder: vscode.l10n.t('{0} ({1}) · up to {2} tokens{3} — allow, edit or reject', model.name, `${model.vendor}/${model.id}`, params.maxTokens,
           r.redactions ? vscode.l10n.t(' · {0} secret(s) redacted', r.redactions) : ''),
         items,
+        keepActive: true,
       }, signal);
       switch (choice) {
         case 'once': case 'always':
@@ -180,7 +183,7 @@ function contentItems(blocks: readonly SamplingMessageContentBlock[]): vscode.Qu
     switch (b.type) {
       case 'text': return { label: 'text', detail: oneLine(b.text) };
       case 'image': case 'audio': return { label: b.type, detail: `${b.mimeType}, ${b.data.length} base64 characters` };
-      case 'tool_use': return { label: `tool call ${b.name}`, detail: oneLine(JSON.stringify(b.input)) };
+      case 'tool_use': return { label: `tool call ${pickText(b.name, 100)}`, detail: oneLine(JSON.stringify(b.input)) };
       case 'tool_result': return { label: `tool result${b.isError ? ' (error)' : ''}`, detail: oneLine(b.content.map(c => (c.type === 'text' ? c.text : `[${c.type}]`)).join(' ')) };
     }
   });
@@ -214,13 +217,13 @@ function singleText(result: SamplingResult): string | undefined {
   return c.length === 1 && c[0].type === 'text' ? c[0].text : undefined;
 }
 
+/** Server and model text shown in the prompt: cleaned, one line, codicons not rendered. */
 function oneLine(s: string, max = 400): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return pickText(s, max + 1);
 }
 
 /** A QuickPick that resolves with the chosen item's action (undefined when closed) and closes when `signal` aborts. */
-function pick<A>(options: { title: string; placeholder: string; items: ItemOf<A>[] }, signal: AbortSignal): Promise<A | undefined> {
+function pick<A>(options: { title: string; placeholder: string; items: ItemOf<A>[]; keepActive?: boolean }, signal: AbortSignal): Promise<A | undefined> {
   return new Promise<A | undefined>((resolve, reject) => {
     const qp = vscode.window.createQuickPick<ItemOf<A>>();
     qp.title = options.title;
@@ -243,6 +246,8 @@ function pick<A>(options: { title: string; placeholder: string; items: ItemOf<A>
       settle();
     };
     const onAbort = () => finish(() => reject(new Error('cancelled')));
+    // `keepActive`: typing filters but does not move the highlight off the picked (safe) item.
+    if (picked && options.keepActive) subs.push(qp.onDidChangeValue(() => { qp.activeItems = [picked]; }));
     subs.push(
       qp.onDidAccept(() => { const item = qp.selectedItems[0] ?? qp.activeItems[0]; finish(() => resolve(item?.action)); }),
       qp.onDidHide(() => finish(() => resolve(undefined))),

@@ -17,11 +17,10 @@ import { uiStep } from './bridge';
 
 let api: TestApi;
 
-/** What the confirmation's title names: the server and the tool's title (or name). */
+/** What the confirmation's title names: the server and the tool's real name (never its title). */
 function confirmationFor(tool: string): { server: string; tool: string } {
-  const t = api.host.require('everything').tool(tool);
-  assert.ok(t, `everything offers ${tool}`);
-  return { server: 'everything', tool: t.title ?? t.annotations?.title ?? tool };
+  assert.ok(api.host.require('everything').tool(tool), `everything offers ${tool}`);
+  return { server: 'everything', tool };
 }
 
 /** Asks @mcp to add 2 and 40 with the model calling everything_get-sum, and hands the confirmation to the UI suite as `step`. */
@@ -78,6 +77,12 @@ describe('chat in the workbench: tool confirmation, activity export, other exten
     assert.equal(entry.approvedBy, undefined);
   });
 
+  it('Enter pressed on the fresh confirmation denies (the safe choice is the default)', async () => {
+    const { reqs, activity } = await sumThroughConfirmation('chat-enter', 'enter1');
+    assert.match(toolResultText(reqs[1]), /denied/);
+    assert.equal(activity[0].outcome, 'denied');
+  });
+
   it('MCP: Export Tool Activity… writes the entries as JSON (target Uri given: no dialog)', async () => {
     const target = vscode.Uri.joinPath(workspaceRoot(), 'exported-tool-activity.json');
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpHost.exportToolActivity', target);
@@ -85,7 +90,7 @@ describe('chat in the workbench: tool confirmation, activity export, other exten
     const exported = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(target))) as ToolActivity[];
     assert.equal(exported.length, api.toolActivity.length);
     const sums = exported.filter(e => e.server === 'everything' && e.tool === 'get-sum');
-    assert.deepEqual(sums.slice(-2).map(e => e.outcome), ['ok', 'denied']);
+    assert.deepEqual(sums.slice(-3).map(e => e.outcome), ['ok', 'denied', 'denied']);
     assert.ok(sums.every(e => typeof e.time === 'string' && typeof e.durationMs === 'number'));
     assert.ok((await vscode.commands.getCommands(true)).includes('mcpHost.exportToolActivity'));
   });

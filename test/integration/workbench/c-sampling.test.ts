@@ -82,4 +82,16 @@ describe('sampling in the workbench (approve, edit, reject)', function () {
     assert.equal((await scriptedLm.requests()).length, 0);
     assert.equal((await entries()).find(e => e.id === entry.id)!.status, 'rejected');
   });
+
+  it('Enter pressed on the fresh consent prompt rejects (the safe choice is the default): error -1, no model asked', async () => {
+    const before = await lastId();
+    const call = trigger('a stray Enter', 100);
+    const entry = await waitStatus('awaiting-approval', before);
+    await step('sampling-enter', { entryId: entry.id });
+    const result = await call;
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /MCP error -1: The user rejected the sampling request/);
+    assert.equal((await scriptedLm.requests()).length, 0);
+    assert.equal((await entries()).find(e => e.id === entry.id)!.status, 'rejected');
+  });
 });

@@ -1,0 +1,36 @@
+/** MCP: Manage Tool Approvals…: the stored approvals, unchecking one revokes it. */
+import * as vscode from 'vscode';
+import type { StoredApproval, ToolApprovals } from '../../core';
+import { pickText } from '../pickText';
+
+export function registerApprovalCommands(approvals: ToolApprovals): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mcpHost.manageToolApprovals', async () => {
+      const all = approvals.all();
+      if (!all.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tool approvals are stored.')); return; }
+      type Item = vscode.QuickPickItem & { approval: StoredApproval };
+      const items: Item[] = all.map(a => ({ label: describe(a), description: scopeLabel(a), detail: vscode.l10n.t('allowed {0}', a.granted), picked: true, approval: a }));
+      const kept = await vscode.window.showQuickPick(items, {
+        canPickMany: true,
+        title: vscode.l10n.t('MCP tool approvals'),
+        placeHolder: vscode.l10n.t('Uncheck an approval to revoke it (the next use asks again)'),
+      });
+      if (!kept) return;
+      const keep = new Set(kept.map(k => k.approval));
+      for (const item of items) if (!keep.has(item.approval)) await approvals.revoke(item.approval);
+    }),
+  ];
+}
+
+function describe(a: StoredApproval): string {
+  const server = pickText(a.server, 100);
+  switch (a.kind) {
+    case 'tool': return vscode.l10n.t('Tool "{0}" of "{1}"', pickText(a.tool ?? '', 100), server);
+    case 'server': return vscode.l10n.t('Every tool of "{0}"', server);
+    case 'resources': return vscode.l10n.t('Reading resources of "{0}"', server);
+  }
+}
+
+function scopeLabel(a: StoredApproval): string {
+  return a.scope === 'user' ? vscode.l10n.t('server from user settings') : vscode.l10n.t('server from this workspace');
+}
