@@ -29,7 +29,8 @@ export class HostController extends Disposable {
         get workspaceFolders() { return (vscode.workspace.workspaceFolders ?? []).map(f => ({ name: f.name, path: f.uri.fsPath })); },
         userHome: os.homedir(),
         env: process.env,
-        resolveInput: (id, server) => inputs.resolve(id, server),
+        // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
+        resolveInput: request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' }),
       },
       createLogger: name => logs.get(name),
       ...features,

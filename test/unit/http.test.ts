@@ -64,7 +64,7 @@ describe('http transport', function () {
     const { url } = await start('expiring');
     const secret = 'sk-test-' + Math.random().toString(36).slice(2);
     const { host, loggers } = createTestHost({
-      variables: { workspaceFolders: [], userHome: '/', env: {}, resolveInput: async id => id === 'apiKey' ? secret : undefined },
+      variables: { workspaceFolders: [], userHome: '/', env: {}, resolveInput: async ({ id }) => id === 'apiKey' ? secret : undefined },
     }, {}, LogLevel.Trace);
     try {
       await host.apply({ e: { url, headers: { Authorization: 'Bearer ${input:apiKey}', 'X-Api-Key': '${input:apiKey}' } } });
