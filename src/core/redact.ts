@@ -20,8 +20,8 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\bAIza[0-9A-Za-z_-]{35}\b/g,                                // Google API keys
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g, // JWTs
   /(?<=\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi,                // Authorization: Bearer …
-  // "authorization": "<anything>" (the scheme word is kept, the value after it goes)
-  /(?<=\bauthorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token)\s+)?)(?!(?:bearer|basic|token)\s|\[REDACTED\])[^"',;\s}]+/gi,
+  // "authorization": "<anything>" (the scheme word is kept, the value after it goes; a `${variable}` is no value)
+  /(?<=\bauthorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token)\s+)?)(?!(?:bearer|basic|token)\s|\[REDACTED\]|\$\{)[^"',;\s}]+/gi,
 ];
 
 /** Secrets shorter than this are not searched for (they would mask ordinary words). */

@@ -26,6 +26,7 @@ describe('redaction', () => {
     assert.equal(redact('"authorization":"Bearer abc.def"'), '"authorization":"Bearer [REDACTED]"');
     assert.equal(redact('Authorization: Basic dXNlcjpwYXNz; next'), 'Authorization: Basic [REDACTED]; next');
     assert.equal(redact('plain words stay'), 'plain words stay');
+    assert.equal(redact('headers.Authorization: ${input:tok} was not provided'), 'headers.Authorization: ${input:tok} was not provided', 'a variable is no value');
   });
 
   it('redacts resolved input values in the logged command line of a stdio server', async () => {
