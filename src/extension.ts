@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
   const sampling = new SamplingFeature(logs, inputs);
-  const oauth = createOAuth(context, (id, server) => inputs.resolve(id, server), message => hostLog.info(message));
+  const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port });
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));

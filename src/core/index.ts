@@ -6,6 +6,8 @@ export * from './config/types';
 export { parseServers, declarationKey } from './config/parse';
 export { resolveDeclaration } from './config/resolve';
 export { WorkspaceTrustRequiredError, type TrustRequirement } from './config/trust';
+export * from './config/inputBindings';
+export * from './config/inputVault';
 export { McpHost, type HostOptions, type ApplyResult, type CatalogChange, type Owned } from './host';
 export { ServerConnection, type ServerState, type StateChange, type CallOptions, type ConnectionOptions, type ToolCallOptions } from './connection/serverConnection';
 export { ServerError } from './connection/errors';

@@ -41,13 +41,4 @@ export function toMcpLevel(level: number | undefined): McpLogLevel {
   }
 }
 
-/** Tokens and keys must never reach a log: mask bearer tokens and common secret-bearing fields. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-  let out = text
-    .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^"',\s}]+/gi, (_m, p: string, b: string | undefined) => `${p}${b ?? ''}***`)
-    .replace(/\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi, '$1***');
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join('***');
-  }
-  return out;
-}
+export { redact } from './redact';

@@ -30,7 +30,8 @@ export class HostController extends Disposable {
         get trusted() { return vscode.workspace.isTrusted; },
         userHome: os.homedir(),
         env: process.env,
-        resolveInput: (id, server) => inputs.resolve(id, server),
+        // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
+        resolveInput: request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' }),
       },
       createLogger: name => logs.get(name),
       ...features,

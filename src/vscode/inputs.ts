@@ -1,93 +1,162 @@
 /**
- * `${input:id}` values: asked once with an InputBox (masked for passwords), kept in SecretStorage,
- * never written back to settings or logs.
+ * `${input:id}` values: asked with an InputBox (masked for passwords), kept in SecretStorage, never
+ * written back to settings or logs. A value is bound to the declaration and field it was given for
+ * (core `InputVault`); any other referrer is asked again, told who asks and where the value goes,
+ * and may pick a value stored for another server explicitly.
  */
 import * as vscode from 'vscode';
+import { InputVault, type InputBinding, type InputReferrer, type InputRequest, type InputScope, type StoredInput } from '../core';
 import { readInputs } from './config';
-import { MultiStepInput } from './multiStepInput';
+import { InputFlowAction, MultiStepInput, type InputStep } from './multiStepInput';
 
-const KEY_PREFIX = 'mcpHost.input.';
-const INDEX_KEY = 'mcpHost.inputIds';
+/** A request with its declaration's scope; the store adds which workspace that scope means. */
+export type ScopedInputRequest = InputRequest & { readonly scope: InputScope };
+
+type OfferItem = vscode.QuickPickItem & { readonly key?: string };
 
 export class InputStore {
-  /** Prompts in flight, so two servers needing the same input ask once. */
+  private readonly vault: InputVault;
+  /** Lookups in flight per referrer, so two starts of one server ask once. */
   private readonly pending = new Map<string, Promise<string | undefined>>();
-  private readonly known = new Set<string>();
-  /** Values seen in this session, so logs can be redacted synchronously. */
-  private readonly cache = new Map<string, string>();
+  /** One prompt at a time: showing a second QuickInput would hide (cancel) the first. */
+  private prompting: Promise<unknown> = Promise.resolve();
+  /** Values stored so far, so logs can be redacted synchronously. */
+  private cache: string[] = [];
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly state: vscode.Memento) {
-    for (const id of state.get<string[]>(INDEX_KEY, [])) this.known.add(id);
+  constructor(secrets: vscode.SecretStorage, state: vscode.Memento) {
+    this.vault = new InputVault(secrets, state);
     void this.values();
   }
 
   /** Every stored value known so far (for redacting logs); never shown anywhere. */
-  knownValues(): string[] { return [...this.cache.values()]; }
+  knownValues(): string[] { return this.cache; }
 
   /** Values currently stored (for redaction). */
   async values(): Promise<string[]> {
-    const out: string[] = [];
-    for (const id of this.known) {
-      const v = await this.secrets.get(KEY_PREFIX + id);
-      if (v) { out.push(v); this.cache.set(id, v); }
-    }
-    return out;
+    this.cache = await this.vault.values();
+    return this.cache;
   }
 
-  resolve(id: string, server: string): Promise<string | undefined> {
-    let p = this.pending.get(id);
+  resolve(request: ScopedInputRequest): Promise<string | undefined> {
+    const referrer = referrerOf(request);
+    const key = JSON.stringify(referrer);
+    let p = this.pending.get(key);
     if (!p) {
-      p = this.lookupOrAsk(id, server).finally(() => this.pending.delete(id));
-      this.pending.set(id, p);
+      p = this.lookupOrAsk(referrer).finally(() => this.pending.delete(key));
+      this.pending.set(key, p);
     }
     return p;
   }
 
-  private async lookupOrAsk(id: string, server: string): Promise<string | undefined> {
-    const stored = await this.secrets.get(KEY_PREFIX + id);
-    if (stored !== undefined) { this.cache.set(id, stored); return stored; }
-    const def = readInputs().find(i => i.id === id);
-    let value: string | undefined;
-    if (def?.type === 'pickString' && def.options?.length) {
-      value = await vscode.window.showQuickPick([...def.options], { title: vscode.l10n.t('MCP server "{0}" needs a value', server), placeHolder: def.description ?? id, ignoreFocusOut: true });
-    } else {
-      // One InputBox through the shared multi-step helper (so the flow behaves like our other inputs).
-      let answer: string | undefined;
-      await MultiStepInput.run(async input => {
-        const r = await input.showInputBox({
-          title: vscode.l10n.t('MCP server "{0}" needs a value', server),
-          step: 1, totalSteps: 1,
-          prompt: def?.description ?? vscode.l10n.t('Value for {0} (declare it in "mcpHost.inputs" to describe it)', `\${input:${id}}`),
-          value: def?.default ?? '',
-          password: def?.password ?? /key|token|secret|password/i.test(id),
-          validate: () => undefined,
-        });
-        if (typeof r === 'string') answer = r;
-      });
-      value = answer;
-    }
-    if (value === undefined) return undefined;
-    this.cache.set(id, value);
-    await this.secrets.store(KEY_PREFIX + id, value);
-    this.known.add(id);
-    await this.state.update(INDEX_KEY, [...this.known]);
-    return value;
-  }
-
-  /** Stores a value for `${input:id}` without asking (Add Server and Import collect secrets up front). */
-  async store(id: string, value: string): Promise<void> {
-    await this.secrets.store(KEY_PREFIX + id, value);
-    this.known.add(id);
-    await this.state.update(INDEX_KEY, [...this.known]);
-    await this.values(); // refreshes what redaction knows
+  /** Stores a value without asking, bound to the fields that reference it (Add Server and Import collect secrets up front). */
+  async store(requests: readonly ScopedInputRequest[], value: string): Promise<void> {
+    if (!requests.length) return;
+    this.remember(value);
+    await this.vault.store(requests.map(referrerOf), value);
+    await this.values();
   }
 
   async clear(): Promise<number> {
-    const ids = [...this.known];
-    for (const id of ids) await this.secrets.delete(KEY_PREFIX + id);
-    this.known.clear();
-    this.cache.clear();
-    await this.state.update(INDEX_KEY, []);
-    return ids.length;
+    const n = await this.vault.clear();
+    this.cache = [];
+    return n;
   }
+
+  private async lookupOrAsk(referrer: InputReferrer): Promise<string | undefined> {
+    const stored = await this.vault.lookup(referrer);
+    if (stored !== undefined) { this.remember(stored); return stored; }
+    const asked = this.prompting.then(() => this.ask(referrer));
+    this.prompting = asked.catch(() => undefined);
+    return asked;
+  }
+
+  private async ask(referrer: InputReferrer): Promise<string | undefined> {
+    const offers = await this.vault.offers(referrer.id);
+    const def = readInputs().find(i => i.id === referrer.id);
+    const title = vscode.l10n.t('MCP server "{0}" ({1}) asks for {2}', referrer.server, scopeLabel(referrer.scope), `\${input:${referrer.id}}`);
+    const totalSteps = offers.length ? 2 : 1;
+    let reuse: string | undefined;
+    let value: string | undefined;
+
+    const enterValue: InputStep = async input => {
+      const where = vscode.l10n.t('For {0}.', whereText(referrer));
+      if (def?.type === 'pickString' && def.options?.length) {
+        const picked = await input.showQuickPick({ title, step: totalSteps, totalSteps, placeholder: `${def.description ?? referrer.id} — ${where}`, items: def.options.map(label => ({ label })) });
+        if (!('label' in picked)) throw InputFlowAction.cancel;
+        value = picked.label;
+        return;
+      }
+      const r = await input.showInputBox({
+        title, step: totalSteps, totalSteps,
+        prompt: `${def?.description ?? vscode.l10n.t('Value for {0} (declare it in "mcpHost.inputs" to describe it)', `\${input:${referrer.id}}`)} — ${where}`,
+        value: def?.default ?? '',
+        password: def?.password ?? /key|token|secret|password/i.test(referrer.id),
+        validate: () => undefined,
+      });
+      if (typeof r === 'string') value = r;
+    };
+
+    // The safe choice comes first: a stray Enter asks for a new value instead of handing over a stored one.
+    const chooseOffer: InputStep = async input => {
+      const fresh: OfferItem = { label: vscode.l10n.t('Enter a new value') };
+      const items: OfferItem[] = [fresh, ...offers.map(offerItem)];
+      const picked = await input.showQuickPick({
+        title, step: 1, totalSteps, items, activeItem: fresh, matchOnDescription: true,
+        placeholder: vscode.l10n.t('For {0}. A value is stored for another use: reuse it only if you trust this server with it.', whereText(referrer)),
+      });
+      reuse = (picked as OfferItem).key;
+      value = undefined;
+      return reuse ? undefined : enterValue;
+    };
+
+    const done = await MultiStepInput.run(offers.length ? chooseOffer : enterValue);
+    if (!done) return undefined;
+    if (reuse) {
+      const reused = await this.vault.reuse(reuse, referrer);
+      if (reused !== undefined) this.remember(reused);
+      return reused;
+    }
+    if (value === undefined) return undefined;
+    await this.store([referrer], value);
+    return value;
+  }
+
+  private remember(value: string): void {
+    if (!this.cache.includes(value)) this.cache = [...this.cache, value];
+  }
+}
+
+function referrerOf(request: ScopedInputRequest | InputReferrer): InputReferrer {
+  const { id, server, field, target, scope } = request;
+  return { id, server, field, ...(target ? { target: { kind: target.kind, value: target.value } } : {}), scope, ...(scope === 'user' ? {} : { workspace: workspaceIdentity() }) };
+}
+
+/** The open workspace: its `.code-workspace` file, or its (first) folder. */
+function workspaceIdentity(): string {
+  return (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? '';
+}
+
+function offerItem(offer: StoredInput): OfferItem {
+  const [first, ...more] = offer.bindings;
+  if (!first) return { key: offer.key, label: vscode.l10n.t('Use the value stored earlier'), description: vscode.l10n.t('stored before values were bound to servers') };
+  return {
+    key: offer.key,
+    label: vscode.l10n.t('Use the value stored for "{0}" ({1})', first.server, scopeLabel(first.scope)),
+    description: more.length ? vscode.l10n.t('{0} and {1} more', whereText(first), more.length) : whereText(first),
+  };
+}
+
+function scopeLabel(scope: InputScope): string {
+  switch (scope) {
+    case 'user': return vscode.l10n.t('user settings');
+    case 'workspace': return vscode.l10n.t('workspace settings');
+    case 'folder': return vscode.l10n.t('folder settings');
+  }
+}
+
+/** `headers.Authorization, sent to https://api.example.com` — the field and where the value goes. */
+function whereText(b: Pick<InputBinding, 'field' | 'target'>): string {
+  if (b.target?.kind === 'origin') return vscode.l10n.t('{0}, sent to {1}', b.field, b.target.value);
+  if (b.target?.kind === 'command') return vscode.l10n.t('{0}, passed to the command {1}', b.field, b.target.value);
+  return b.field;
 }

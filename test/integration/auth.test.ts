@@ -95,7 +95,19 @@ describe('oauth sign-in', function () {
 
   it('never writes the tokens or the API key to any log file, nor a bearer token the server refuses', async () => {
     // The same input as a declared bearer token: the server refuses it (401), and the error must not show it.
-    const a = await declareServers({ ...declaration(), bearer: { type: 'http', url: server.url, headers: { Authorization: 'Bearer ${input:oauthApiKey}' } } });
+    // A value is bound to the server and field it was given for: "bearer" asks, and the user reuses it.
+    const hooks = (await api()).testing!;
+    const before = hooks.quickInput.active;
+    const declared = declareServers({ ...declaration(), bearer: { type: 'http', url: server.url, headers: { Authorization: 'Bearer ${input:oauthApiKey}' } } });
+    const pick = await waitFor(() => { const i = hooks.quickInput.active; return i && i !== before && 'items' in i ? i as vscode.QuickPick<vscode.QuickPickItem> : undefined; }, 15_000, 'the prompt of "bearer"');
+    for (let n = 0; !/^Use the value stored for "secured"/.test(pick.activeItems[0]?.label ?? ''); n++) {
+      assert.ok(n < pick.items.length, `no reuse item in ${pick.items.map(i => i.label).join(' | ')}`);
+      const current = pick.activeItems[0];
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await waitFor(() => pick.activeItems[0] !== current, 5_000, 'the highlight to move');
+    }
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const a = await declared;
     const bearer = a.host.require('bearer');
     await waitState(bearer, 'error');
     assert.equal(bearer.needsSignIn, false, 'a declared Authorization header is not combined with OAuth');

@@ -265,11 +265,13 @@ describe('onboarding', function () {
     assert.deepEqual(Object.keys(workspaceServers()).sort(), ['everything', 'expiring']);
     assert.deepEqual(config().inspect<{ id: string }[]>('inputs')?.workspaceValue?.map(i => i.id), ['api-key']);
 
-    // Both servers use ${input:api-key}: asked once (masked, described as in the file), then both start.
+    // Both servers use ${input:api-key}: asked for the first one (masked, described as in the file); a value
+    // is bound to the server it was given for, so the second one asks too and the user reuses the value.
     const ask = await nextBox(/API key for the fixture servers/);
     assert.equal(ask.password, true);
     ask.value = 'k3y';
     await accept();
+    await choose(/^Use the value stored for "(everything|expiring)" \(workspace settings\)$/, /\(workspace settings\) asks for \$\{input:api-key\}/);
     await running('everything');
     await running('expiring');
   });

@@ -96,7 +96,7 @@ describe('config: resolveDeclaration', () => {
       args: ['${workspaceFolder}', '${workspaceFolder:lib}', '${env:TOKEN_VAR}', '--key=${input:key}', '${input:key}'],
       env: { SECRET: '${input:key}' },
     } }).servers;
-    const { launch, secrets } = await resolveDeclaration(decl, ctx({ resolveInput: async id => { asked.push(id); return 's3cr3t'; } }));
+    const { launch, secrets } = await resolveDeclaration(decl, ctx({ resolveInput: async ({ id }) => { asked.push(id); return 's3cr3t'; } }));
     assert.ok(launch.type === 'stdio');
     assert.equal(launch.command, '/home/me/bin/tool');
     assert.deepEqual(launch.args, ['/ws/app', '/ws/lib', 'from-env', '--key=s3cr3t', 's3cr3t']);

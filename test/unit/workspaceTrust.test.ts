@@ -69,7 +69,7 @@ describe('workspace trust: resolving a start', () => {
     for (const [raw, fields] of cases) {
       const asked: string[] = [];
       const decl = declaration({ ...(raw as object), ...('url' in (raw as object) ? {} : { args: [...((raw as { args?: string[] }).args ?? []), '${input:token}'] }) });
-      const err = await resolveDeclaration(decl, ctx({ resolveInput: async id => { asked.push(id); return 'secret'; } })).then(() => undefined, (e: unknown) => e);
+      const err = await resolveDeclaration(decl, ctx({ resolveInput: async ({ id }) => { asked.push(id); return 'secret'; } })).then(() => undefined, (e: unknown) => e);
       assert.ok(err instanceof WorkspaceTrustRequiredError, `${JSON.stringify(raw)} waits for trust (got ${String(err)})`);
       assert.deepEqual(err.requirements.map(r => r.field), fields, JSON.stringify(raw));
       assert.match(err.message, /^waits for Workspace Trust: /);

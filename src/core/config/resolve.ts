@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
+import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
+import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
 import { parseEnvFile } from './envFile';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
@@ -32,21 +33,28 @@ export async function resolveDeclaration(decl: ServerDeclaration, ctx: VariableC
 }
 
 async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inputs: Map<string, string>): Promise<ResolvedLaunch> {
+  // Each field is resolved knowing where its values will go: the URL's origin (known before the
+  // headers are) or the command, so an input given for one target is not sent to another.
+  let target: InputTarget | undefined;
   const sub = async (field: string, value: string) => {
-    try { return await substitute(value, ctx, decl.name, inputs); }
+    try { return await substitute(value, ctx, { server: decl.name, field, target }, inputs); }
     catch (e) { throw e instanceof VariableError ? new ResolveError(field, `${field}: ${e.message}`) : e; }
   };
 
   if (decl.type !== 'stdio') {
+    target = urlTarget(decl.url);
     const raw = await sub('url', decl.url);
     let url: URL;
     try { url = new URL(raw); } catch { throw new ResolveError('url', `"url" is not a valid URL after substitution`); }
+    target = { kind: 'origin', value: url.origin };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(decl.headers)) headers[k] = await sub(`headers.${k}`, v);
     return { type: decl.type, url, headers };
   }
 
+  target = commandTarget(decl.command);
   const command = await sub('command', decl.command);
+  target = { kind: 'command', value: command };
   const declaredCwd = decl.cwd === undefined ? undefined : await sub('cwd', decl.cwd);
   const envFile = decl.envFile === undefined ? undefined : await sub('envFile', decl.envFile);
   if (!ctx.trusted) {

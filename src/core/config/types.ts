@@ -56,8 +56,28 @@ export interface VariableContext {
   readonly trusted: boolean;
   readonly userHome: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** `${input:id}`: the core never prompts; the embedder asks or reads its secret store. */
-  resolveInput?(id: string, server: string): Promise<string | undefined>;
+  /**
+   * `${input:id}`: the core never prompts; the embedder asks or reads its secret store. The request
+   * says who asks (server, field) and where the value goes, so a stored value is handed only to the
+   * declaration and field it was given for (see `inputBindings.ts`).
+   */
+  resolveInput?(request: InputRequest): Promise<string | undefined>;
+}
+
+/** Where a resolved value is sent: an HTTP server's origin, or the command a stdio server runs. */
+export interface InputTarget {
+  readonly kind: 'origin' | 'command';
+  readonly value: string;
+}
+
+/** One `${input:id}` reference being resolved: who asks for the value and where it will go. */
+export interface InputRequest {
+  readonly id: string;
+  readonly server: string;
+  /** The declaration's field holding the reference: `env.GITHUB_TOKEN`, `headers.Authorization`, `args[2]`, `url` … */
+  readonly field: string;
+  /** Absent when the target itself is being built (the `url` or `command` field with variables in it). */
+  readonly target?: InputTarget;
 }
 
 export type ResolvedLaunch =

@@ -2,7 +2,10 @@
  * `${…}` substitution. Unknown or unresolvable variables are problems, never silent empty strings
  * (VS Code's own host substitutes '' for an unset `${env:X}`, which hides typos).
  */
-import type { VariableContext } from './types';
+import type { InputRequest, VariableContext } from './types';
+
+/** Who a substitution is for: the input request without the id (filled per `${input:id}`). */
+export type Referrer = Omit<InputRequest, 'id'>;
 
 const VARIABLE = /\$\{([^}]*)\}/g;
 
@@ -30,19 +33,19 @@ export function inputIds(value: string): string[] {
 }
 
 /** Resolves every variable in `value`; throws {@link VariableError} with a user-facing message. */
-export async function substitute(value: string, ctx: VariableContext, server: string, inputs: Map<string, string>): Promise<string> {
+export async function substitute(value: string, ctx: VariableContext, referrer: Referrer, inputs: Map<string, string>): Promise<string> {
   const parts: string[] = [];
   let last = 0;
   for (const m of value.matchAll(VARIABLE)) {
     parts.push(value.slice(last, m.index));
-    parts.push(await resolveOne(m[1], ctx, server, inputs));
+    parts.push(await resolveOne(m[1], ctx, referrer, inputs));
     last = m.index! + m[0].length;
   }
   parts.push(value.slice(last));
   return parts.join('');
 }
 
-async function resolveOne(v: string, ctx: VariableContext, server: string, inputs: Map<string, string>): Promise<string> {
+async function resolveOne(v: string, ctx: VariableContext, referrer: Referrer, inputs: Map<string, string>): Promise<string> {
   const folders = ctx.workspaceFolders;
   if (v === 'workspaceFolder' || v === 'workspaceFolderBasename') {
     if (!folders.length) throw new VariableError(`\${${v}} is used but no folder is open`);
@@ -64,9 +67,11 @@ async function resolveOne(v: string, ctx: VariableContext, server: string, input
   }
   if (v.startsWith('input:')) {
     const id = v.slice(6);
+    // Within one declaration a value is asked for once, at its first field: the declaration (and its
+    // target) is the unit of trust, so its other fields reuse it.
     let val = inputs.get(id);
     if (val === undefined) {
-      val = ctx.resolveInput ? await ctx.resolveInput(id, server) : undefined;
+      val = ctx.resolveInput ? await ctx.resolveInput({ id, ...referrer }) : undefined;
       if (val === undefined) throw new VariableError(`\${input:${id}} was not provided`);
       inputs.set(id, val);
     }

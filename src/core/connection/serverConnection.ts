@@ -347,7 +347,8 @@ export class ServerConnection extends Disposable {
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient();
-      this.logger.info(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`);
+      // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
+      this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
       try {
         await client.connect(transport, { timeout: this.options.startTimeoutMs ?? 60_000 });
       } catch (err) {

@@ -5,43 +5,11 @@
  * stays valid.
  */
 import type { CreateMessageParams } from './validate';
+import { REDACTED, redactText, type Redaction } from '../redact';
 
-export const REDACTED = '[REDACTED]';
-
-/** Credential shapes with a distinctive prefix or structure (few false positives on prose). */
-const TOKEN_PATTERNS: readonly RegExp[] = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b/g,           // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,                         // GitHub fine-grained tokens
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b/g,                 // OpenAI / Anthropic keys
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g,                         // Slack tokens
-  /\bAKIA[0-9A-Z]{16}\b/g,                                     // AWS access key ids
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,                                // Google API keys
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g, // JWTs
-  /(?<=\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi,                // Authorization: Bearer …
-];
+export { REDACTED, redactText, type Redaction };
 
 const KEEP_KEYS = new Set(['type', 'role', 'id', 'toolUseId', 'name', 'mimeType', 'data', 'blob']);
-
-export interface Redaction<T> {
-  readonly value: T;
-  /** Number of replaced occurrences. */
-  readonly count: number;
-}
-
-export function redactText(text: string, secrets: readonly string[]): Redaction<string> {
-  let count = 0;
-  let out = text;
-  // Longest first, so a secret that contains another is replaced whole.
-  for (const s of [...secrets].filter(s => s.length >= 4).sort((a, b) => b.length - a.length)) {
-    const parts = out.split(s);
-    if (parts.length > 1) { count += parts.length - 1; out = parts.join(REDACTED); }
-  }
-  for (const re of TOKEN_PATTERNS) {
-    out = out.replace(re, m => (m === REDACTED ? m : (count++, REDACTED)));
-  }
-  return { value: out, count };
-}
 
 /** Redacts every free-text string of `value`, recursively (JSON-like values only). */
 export function redactDeep<T>(value: T, secrets: readonly string[]): Redaction<T> {

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AuthPort, McpHost, ServerConnection } from '../../core';
+import type { ScopedInputRequest } from '../inputs';
 import type { ServerNode } from '../views/serversTree';
 import { preRegisteredClient, readOAuthSettings } from './settings';
 import { VscodeAuthUserAgent } from './userAgent';
@@ -17,7 +18,7 @@ export interface OAuthFeature extends vscode.Disposable {
   attach(host: McpHost, showLog: (server: string) => void): vscode.Disposable;
 }
 
-export function createOAuth(context: vscode.ExtensionContext, resolveInput: (id: string, server: string) => Promise<string | undefined>, log: (message: string) => void): OAuthFeature {
+export function createOAuth(context: vscode.ExtensionContext, resolveInput: (request: ScopedInputRequest) => Promise<string | undefined>, log: (message: string) => void): OAuthFeature {
   const userAgent = new VscodeAuthUserAgent(context.extension.id, log);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const port: AuthPort = {

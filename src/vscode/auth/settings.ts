@@ -1,6 +1,7 @@
 /** OAuth settings (`mcpHost.oauth.*`): pre-registered clients, the client ID metadata document, the redirect. */
 import * as vscode from 'vscode';
 import type { AuthTarget, ClientCredentials } from '../../core';
+import type { ScopedInputRequest } from '../inputs';
 
 export interface OAuthClientSetting {
   readonly clientId: string;
@@ -31,14 +32,21 @@ export function readOAuthSettings(): OAuthSettings {
 }
 
 /** The pre-registered client for a server: by name first, then by exact URL, then by origin. */
-export async function preRegisteredClient(server: AuthTarget, resolveInput: (id: string, server: string) => Promise<string | undefined>): Promise<ClientCredentials | undefined> {
+export async function preRegisteredClient(server: AuthTarget, resolveInput: (request: ScopedInputRequest) => Promise<string | undefined>): Promise<ClientCredentials | undefined> {
   const { clients } = readOAuthSettings();
   let origin: string | undefined;
   try { origin = new URL(server.url).origin; } catch { /* keep undefined */ }
-  const entry = clients[server.name] ?? clients[server.url] ?? (origin ? clients[origin] : undefined);
+  const key = [server.name, server.url, origin].find(k => k !== undefined && clients[k] !== undefined);
+  const entry = key === undefined ? undefined : clients[key];
   if (!entry || typeof entry.clientId !== 'string' || !entry.clientId) return undefined;
   let secret = entry.clientSecret;
   const input = secret && /^\$\{input:([^}]+)\}$/.exec(secret);
-  if (input) secret = await resolveInput(input[1], server.name);
+  // `mcpHost.oauth.clients` is an application (user) setting; the secret goes to this server's authorization server.
+  if (input) {
+    secret = await resolveInput({
+      id: input[1], server: server.name, scope: 'user', field: `mcpHost.oauth.clients["${key}"].clientSecret`,
+      ...(origin ? { target: { kind: 'origin', value: origin } } : {}),
+    });
+  }
   return { clientId: entry.clientId, ...(secret ? { clientSecret: secret } : {}), ...(entry.redirectUri ? { redirectUri: entry.redirectUri } : {}) };
 }

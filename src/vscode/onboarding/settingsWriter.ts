@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { McpHost, ServerState } from '../../core';
 import { mergeInputs, mergeServers, type InputDefinition, type SecretValue } from '../../core/onboarding';
+import { declarationTarget, inputReferences } from '../../core';
 import { SECTION } from '../config';
 import type { InputStore } from '../inputs';
 
@@ -47,7 +48,13 @@ export interface Additions {
 }
 
 export async function writeAdditions(target: Target, additions: Additions, store: InputStore): Promise<void> {
-  for (const s of additions.secrets) await store.store(s.id, s.value);
+  // Each value is bound to the fields of the new declarations that reference it, nothing else.
+  const scope = target === 'user' ? 'user' : 'workspace';
+  const referrers = Object.entries(additions.servers).flatMap(([server, declaration]) => {
+    const to = declarationTarget(declaration);
+    return inputReferences(declaration).map(r => ({ ...r, server, scope, ...(to ? { target: to } : {}) } as const));
+  });
+  for (const s of additions.secrets) await store.store(referrers.filter(r => r.id === s.id), s.value);
   const config = () => vscode.workspace.getConfiguration(SECTION);
   const scoped = <T>(key: string) => {
     const info = config().inspect<T>(key);
