@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../../src/core';
 import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
-import { setSetting, waitFor } from './helpers';
+import { selectItems, setSetting, waitFor } from './helpers';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -158,11 +158,11 @@ describe('elicitation', function () {
       const instruments = await nextPick();
       assert.equal(instruments.canSelectMany, true);
       assert.deepEqual(instruments.selectedItems.map(i => i.label), ['Guitar']);
-      instruments.selectedItems = instruments.items.filter(i => i.label !== 'Bass');
+      await selectItems(instruments, instruments.items.filter(i => i.label !== 'Bass'));
       await accept();
       await waitFor(() => /at most 3/.test(instruments.placeholder ?? ''), 5000, 'maxItems message');
       assert.equal(hooks.quickInput.active, instruments);
-      instruments.selectedItems = instruments.items.filter(i => i.label === 'Piano' || i.label === 'Drums');
+      await selectItems(instruments, instruments.items.filter(i => i.label === 'Piano' || i.label === 'Drums'));
       await accept();
 
       const hero = await nextPick();
@@ -171,7 +171,7 @@ describe('elicitation', function () {
 
       const fish = await nextPick();
       assert.deepEqual(fish.selectedItems.map(i => i.label), ['Tuna']);
-      fish.selectedItems = fish.items.filter(i => i.label === 'Salmon' || i.label === 'Trout');
+      await selectItems(fish, fish.items.filter(i => i.label === 'Salmon' || i.label === 'Trout'));
       await accept();
 
       const pet = await nextPick();

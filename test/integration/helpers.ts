@@ -155,3 +155,27 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Checks exactly `wanted` in a multi-select QuickPick and waits until the workbench reports that
+ * selection back. Setting `selectedItems` from the extension host is asynchronous: the workbench
+ * echoes every selection it applies (also the initial one), and an echo still in flight would
+ * overwrite a newer local value; the echo of `wanted` is the last one, so after it the pick holds
+ * what the test chose.
+ */
+export async function selectItems<T extends vscode.QuickPickItem>(qp: vscode.QuickPick<T>, wanted: readonly T[], timeoutMs = 10_000): Promise<void> {
+  const same = (items: readonly T[]) => items.length === wanted.length && wanted.every(w => items.includes(w));
+  // Unchanged: the workbench applies nothing and echoes nothing (any echo in flight carries this same selection).
+  if (same(qp.selectedItems)) return;
+  let sub: vscode.Disposable | undefined;
+  const echoed = new Promise<void>(resolve => { sub = qp.onDidChangeSelection(items => { if (same(items)) resolve(); }); });
+  try {
+    qp.selectedItems = wanted;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([echoed, new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the workbench never reported the selection ${wanted.map(w => w.label).join(', ')} (has ${qp.selectedItems.map(i => i.label).join(', ')})`)), timeoutMs);
+    })]).finally(() => clearTimeout(timer));
+  } finally {
+    sub?.dispose();
+  }
+}

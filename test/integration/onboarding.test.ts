@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { AddServerResult } from '../../src/vscode/onboarding/addServer';
 import type { ImportResult } from '../../src/vscode/onboarding/importServers';
 import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
-import { waitFor, workspaceRoot } from './helpers';
+import { selectItems, waitFor, workspaceRoot } from './helpers';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -76,10 +76,7 @@ async function choose(label: RegExp, title?: RegExp): Promise<Pick> {
 async function select(qp: Pick, labels: string[]): Promise<void> {
   const wanted = qp.items.filter(i => labels.includes(i.label));
   assert.equal(wanted.length, labels.length, `items ${labels.join(', ')} in ${qp.items.map(i => i.label).join(' | ')}`);
-  qp.selectedItems = wanted;
-  await sleep(200);
-  if (qp.selectedItems.length !== wanted.length) qp.selectedItems = wanted;
-  await waitFor(() => qp.selectedItems.length === wanted.length && wanted.every(w => qp.selectedItems.includes(w)), 5000, 'the selection');
+  await selectItems(qp, wanted);
 }
 
 const config = () => vscode.workspace.getConfiguration('mcpHost');
