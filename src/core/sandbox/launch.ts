@@ -46,7 +46,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const name = decl.name;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: pathOf(launch.env), ripgrep: port.ripgrep });
+    checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: pathOf(launch.env), ripgrep: port.ripgrep, cli: port.cli });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);

@@ -1,5 +1,5 @@
 /** Whether this computer can run a sandboxed server, and if not, what to install. */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 export class SandboxUnavailableError extends Error {}
@@ -9,11 +9,14 @@ export interface SupportProbe {
   /** PATH of the editor's own environment: where srt looks for bwrap and socat. */
   readonly pathEnv: string | undefined;
   readonly ripgrep?: string;
+  /** srt's CLI script. */
+  readonly cli: string;
 }
 
 /** Throws {@link SandboxUnavailableError} saying what is missing and how to get it. */
 export function checkSandboxSupport(probe: SupportProbe): void {
   const how = ' Or allow this server to run unsandboxed (setting mcpHost.sandbox.allowUnsandboxed).';
+  if (!existsSync(probe.cli)) throw new SandboxUnavailableError(`This server must run sandboxed, but the sandbox runtime is missing (${probe.cli}). Install it (npm install -g @anthropic-ai/sandbox-runtime) and set mcpHost.sandbox.runtimePath to its dist/cli.js.${how}`);
   if (probe.platform === 'win32') throw new SandboxUnavailableError(`This server must run sandboxed, but Windows cannot sandbox local servers yet (macOS and Linux can).${how}`);
   if (probe.platform === 'darwin') {
     if (!isExecutable('/usr/bin/sandbox-exec')) throw new SandboxUnavailableError(`This server must run sandboxed, but /usr/bin/sandbox-exec is missing on this Mac.${how}`);
