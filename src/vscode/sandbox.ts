@@ -1,9 +1,13 @@
 /**
- * The sandbox port for VS Code: srt's CLI (the copy that comes with the extension, or the user's
- * `mcpHost.sandbox.runtimePath`) run by the extension host's own Node, VS Code's own ripgrep, and
- * the extension's storage as the protected folder. Settings are read at each start.
+ * The sandbox port for VS Code: srt's CLI run by the extension host's own Node, VS Code's own
+ * ripgrep, and the extension's storage as the protected folder. Settings are read at each start.
+ *
+ * srt is not bundled: besides its JS it carries prebuilt binaries (seccomp helper per CPU, Windows
+ * helper; ~17 MB). It is found, in order, at `mcpHost.sandbox.runtimePath`, in the extension's own
+ * node_modules (development builds, or a .vsix that ships it), or as `srt` on PATH
+ * (`npm install -g @anthropic-ai/sandbox-runtime`), whose link leads to the package's dist/cli.js.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SandboxPort } from '../core';
@@ -21,7 +25,9 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     runtimeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : undefined,
     get cli() {
       const configured = cfg().get<string>('sandbox.runtimePath')?.trim();
-      return configured || path.join(context.extensionPath, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'dist', 'cli.js');
+      if (configured) return configured;
+      const shipped = path.join(context.extensionPath, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'dist', 'cli.js');
+      return existsSync(shipped) ? shipped : srtOnPath() ?? shipped;
     },
     storageDir,
     // Everything this extension keeps on disk (OAuth client data, logs, prompts' snapshots, other servers' rules).
@@ -31,6 +37,20 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
   };
+}
+
+/** `srt` of a global npm install: absolute PATH entries only (a relative one would resolve against a folder). */
+function srtOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    const link = path.join(dir, 'srt');
+    if (!existsSync(link)) continue;
+    try {
+      const real = realpathSync(link);
+      if (path.basename(real) === 'cli.js') return real;
+    } catch { /* a broken link: keep looking */ }
+  }
+  return undefined;
 }
 
 /** The ripgrep VS Code ships (desktop: `@vscode/ripgrep`, unpacked from the asar; code-server: `ripgrep-universal`). */

@@ -16,7 +16,7 @@ export interface SupportProbe {
 /** Throws {@link SandboxUnavailableError} saying what is missing and how to get it. */
 export function checkSandboxSupport(probe: SupportProbe): void {
   const how = ' Or allow this server to run unsandboxed (setting mcpHost.sandbox.allowUnsandboxed).';
-  if (!existsSync(probe.cli)) throw new SandboxUnavailableError(`This server must run sandboxed, but the sandbox runtime is missing (${probe.cli}). Install it (npm install -g @anthropic-ai/sandbox-runtime) and set mcpHost.sandbox.runtimePath to its dist/cli.js.${how}`);
+  if (!existsSync(probe.cli)) throw new SandboxUnavailableError(`This server must run sandboxed, but the sandbox runtime is missing (${probe.cli}). Install it with npm install -g @anthropic-ai/sandbox-runtime (MCP Host then finds srt on PATH), or set mcpHost.sandbox.runtimePath to its dist/cli.js.${how}`);
   if (probe.platform === 'win32') throw new SandboxUnavailableError(`This server must run sandboxed, but Windows cannot sandbox local servers yet (macOS and Linux can).${how}`);
   if (probe.platform === 'darwin') {
     if (!isExecutable('/usr/bin/sandbox-exec')) throw new SandboxUnavailableError(`This server must run sandboxed, but /usr/bin/sandbox-exec is missing on this Mac.${how}`);
