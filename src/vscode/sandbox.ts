@@ -16,7 +16,10 @@ import { SECTION } from './config';
 const cfg = () => vscode.workspace.getConfiguration(SECTION);
 const strings = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
 
-/** `isUserServer`: `allowUnsandboxed` names user-declared servers only (a workspace server could take the name). */
+/**
+ * `isUserServer`: only user-declared servers may widen their sandbox or be allowed unsandboxed (a workspace
+ * server writes its own declaration and could take a user server's name).
+ */
 export function createSandboxPort(context: vscode.ExtensionContext, isUserServer: (server: string) => boolean): SandboxPort {
   const storageDir = context.globalStorageUri.fsPath;
   return {
@@ -35,6 +38,7 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     ripgrep: vscodeRipgrep(),
     sandboxAll: () => cfg().get<boolean>('sandbox.all') === true,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
+    mayWiden: isUserServer,
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
   };
 }

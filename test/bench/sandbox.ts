@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     roots: { getRoots: () => [{ uri: `file://${storage}` }], onDidChangeRoots: () => ({ dispose() {} }) },
     sandbox: {
       runtime: process.execPath, cli: srtCli, storageDir: storage, protectedPaths: [storage], ripgrep: findRipgrep(),
-      sandboxAll: () => false, defaultAllowedDomains: () => [], allowUnsandboxed: () => false,
+      sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => true, allowUnsandboxed: () => false,
     },
   };
   const start = async (sandbox: boolean) => {

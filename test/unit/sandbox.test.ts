@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildRules, parseServers, type SandboxPort } from '../../src/core';
+import { buildRules, checkSandboxSupport, parseServers, type SandboxPort } from '../../src/core';
 import { createTestHost, fixtureServer, isAlive, marker, node, processesWith, repoRoot, text, waitFor, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -37,7 +37,7 @@ async function plant(): Promise<Planted> {
 function port(p: Planted, over: Partial<SandboxPort> = {}): SandboxPort {
   return {
     runtime: process.execPath, cli: srtCli, storageDir: p.storage, protectedPaths: [p.storage], ripgrep: findRipgrep(),
-    sandboxAll: () => false, defaultAllowedDomains: () => ['registry.npmjs.org'], allowUnsandboxed: () => false, ...over,
+    sandboxAll: () => false, defaultAllowedDomains: () => ['registry.npmjs.org'], mayWiden: () => true, allowUnsandboxed: () => false, ...over,
   };
 }
 
@@ -122,6 +122,23 @@ describe('sandbox: a hostile local server under srt', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('a declaration that may not widen (a workspace server) keeps its denies but loses its extra writable folders and hosts', async () => {
+    const extra = path.join(p.dir, 'extra');
+    mkdirSync(extra);
+    writeFileSync(path.join(p.root, 'private.txt'), 'root secret');
+    const { host, loggers } = hostFor(p, { mayWiden: () => false });
+    try {
+      await host.apply({ e: { ...node(fixtureServer('escapee')), sandbox: { filesystem: { allowWrite: [extra, p.outside], denyRead: [path.join(p.root, 'private.txt')] }, network: { allowedDomains: ['127.0.0.1'] } } } });
+      const s = host.require('e');
+      await waitForState(s, 'running', 30_000);
+      assert.equal((await s.callTool('write-file', { path: path.join(extra, 'no.txt'), text: 'n' })).isError, true);
+      assert.equal((await s.callTool('read-file', { path: path.join(p.root, 'private.txt') })).isError, true);
+      assert.equal((await s.callTool('fetch', { url: p.url })).isError, true);
+      assert.ok(!(await s.callTool('write-file', { path: path.join(p.root, 'ok.txt'), text: 'y' })).isError, 'the defaults still apply');
+      assert.match(loggers.get('e')!.text(), /Ignored the declaration's sandbox allowWrite and allowedDomains/);
+    } finally { await host.shutdown(); }
+  });
+
   it('restarts when the roots change, so the new root becomes writable and the old one read-only', async () => {
     const next = path.join(p.dir, 'next');
     mkdirSync(next);
@@ -188,6 +205,14 @@ describe('sandbox: declarations and rules', () => {
     });
     assert.deepEqual(r.servers.map(s => s.name), ['a', 'b']);
     assert.deepEqual(r.problems.map(p => `${p.server} ${p.field}`), ['c sandbox.filesystem.allowWrite[0]', 'd sandbox.network.allowedDomains[0]', 'e sandbox']);
+  });
+
+  it('says what to install: nothing on Windows, bubblewrap and socat on Linux, the runtime itself when missing', () => {
+    assert.throws(() => checkSandboxSupport({ platform: 'win32', pathEnv: '', cli: srtCli }), /Windows cannot sandbox local servers yet .*mcpHost\.sandbox\.allowUnsandboxed/);
+    assert.throws(() => checkSandboxSupport({ platform: 'linux', pathEnv: '/nonexistent', ripgrep: findRipgrep(), cli: srtCli }),
+      /bwrap and socat are not installed\. Install bubblewrap and socat \(Debian\/Ubuntu: sudo apt-get install bubblewrap socat; Fedora: sudo dnf install bubblewrap socat\)/);
+    assert.throws(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: '/nonexistent/cli.js' }), /sandbox runtime is missing \(\/nonexistent\/cli\.js\)\. Install it with npm install -g @anthropic-ai\/sandbox-runtime/);
+    assert.doesNotThrow(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: srtCli }));
   });
 
   it('defaults: write only to roots and the data folder, deny secrets and the host\'s storage, network from the setting', () => {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ResolvedLaunch, StdioDeclaration } from '../config/types';
+import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
 import { buildRules, rootPaths } from './rules';
 import { checkSandboxSupport, SandboxUnavailableError } from './support';
@@ -58,8 +58,9 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const dataDir = path.join(port.storageDir, 'sandbox-data', id);
   const rulesFile = path.join(port.storageDir, 'sandbox-rules', `${id}.json`);
   const roots = rootPaths(req.roots);
+  const declared = decl.sandbox && !port.mayWiden(name) ? narrowed(decl.sandbox, req.logger) : decl.sandbox;
   const rules = buildRules({
-    declared: decl.sandbox, userHome: req.userHome, roots, dataDir,
+    declared, userHome: req.userHome, roots, dataDir,
     protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
   });
   await mkdir(dataDir, { recursive: true });
@@ -72,6 +73,14 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
     launch: { type: 'stdio', command: port.runtime, args: [port.cli, '--settings', rulesFile, '--', launch.command, ...launch.args], env, cwd: launch.cwd },
     roots,
   };
+}
+
+/** The declaration's denies without its allowances (for declarations that may not widen the sandbox). */
+function narrowed(d: SandboxDeclaration, logger: Logger): SandboxDeclaration {
+  if (d.filesystem.allowWrite.length || d.network.allowedDomains !== undefined) {
+    logger.warn('Ignored the declaration\'s sandbox allowWrite and allowedDomains: only servers declared in user settings may widen the sandbox (its denies apply).');
+  }
+  return { filesystem: { ...d.filesystem, allowWrite: [] }, network: { deniedDomains: d.network.deniedDomains } };
 }
 
 /** A file name for the server that no name can turn into a path, unique per name. */

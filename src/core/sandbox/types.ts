@@ -17,6 +17,11 @@ export interface SandboxPort {
   sandboxAll(): boolean;
   /** The network allow list for declarations that give none. */
   defaultAllowedDomains(): readonly string[];
+  /**
+   * Whether `server`'s declaration may widen the sandbox (`allowWrite`, `allowedDomains`). VS Code: user
+   * servers only, so a workspace cannot loosen the sandbox the user asked for; its denies always apply.
+   */
+  mayWiden(server: string): boolean;
   /** The user allowed `server` to run unsandboxed where this platform cannot sandbox. */
   allowUnsandboxed(server: string): boolean;
 }
