@@ -20,6 +20,7 @@ import { InputStore } from './vscode/inputs';
 import { registerOnboarding } from './vscode/onboarding';
 import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
+import { createSandboxPort } from './vscode/sandbox';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
 import { promptChatCommand } from './vscode/prompts/promptChatCommand';
@@ -43,7 +44,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
   const sampling = new SamplingFeature(logs, inputs);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
-  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), { elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port });
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
+    elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
+    sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
+  });
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
   const view = new ServersView(controller);
@@ -59,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
   const c = controller;
   const activity = new ToolActivityLog(() => inputs.knownValues());
-  const consent = new ToolConsent(context, name => c.scopeOf(name));
+  const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
   const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
   context.subscriptions.push(
     activity,

@@ -7,6 +7,7 @@ import type { Event } from './events';
 import type { Logger } from './logger';
 import type { VariableContext } from './config/types';
 import type { AuthPort } from './auth/types';
+import type { SandboxPort } from './sandbox/types';
 
 /** Identifies the server a request comes from, for consent UIs ("server X asks …"). */
 export interface ServerRef {
@@ -39,6 +40,8 @@ export interface HostPorts {
   readonly variables: VariableContext;
   /** OAuth for HTTP servers (storage, user agent, client settings); without it a 401 is a plain error. */
   readonly auth?: AuthPort;
+  /** Runs local servers under an OS sandbox; without it a server that asks for one does not start. */
+  readonly sandbox?: SandboxPort;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
 }

@@ -20,7 +20,7 @@ export class HostController extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth'>> = {}) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox'>> = {}) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
@@ -56,6 +56,8 @@ export class HostController extends Disposable {
     }));
     this._register(vscode.workspace.onDidChangeConfiguration(e => {
       if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();
+      // A sandbox's rules are fixed when it starts; autoApproveTools is read per call and needs no restart.
+      else if (['all', 'allowedDomains', 'allowUnsandboxed', 'runtimePath'].some(k => e.affectsConfiguration(`${SECTION}.sandbox.${k}`))) void this.restartLocalServers();
     }));
     // Starts the workspace's servers and the user servers that waited for trust (McpHost.apply).
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
@@ -64,6 +66,11 @@ export class HostController extends Disposable {
   get untrusted(): readonly string[] { return this._untrusted; }
   get problems(): readonly ConfigProblem[] { return this.host.problems; }
   scopeOf(name: string): DeclarationScope | undefined { return this._scopes.get(name); }
+
+  private async restartLocalServers(): Promise<void> {
+    const local = this.host.servers.filter(c => c.declaration.type === 'stdio' && (c.state === 'running' || c.state === 'starting' || c.state === 'error'));
+    await Promise.all(local.map(c => c.restart()));
+  }
 
   /** Re-reads settings and applies them; serialised so rapid edits apply in order. */
   reload(): Promise<unknown> {

@@ -33,6 +33,15 @@ describe('consent: structured tool approvals against a hostile server', function
   });
   after(() => host.shutdown());
 
+  it('sandboxed tools are auto-approved only by the explicit setting, only for user servers that run sandboxed now', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const on = { ...noSettings, autoApproveSandboxed: true };
+    assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: true }, tool('wipe'), noSettings), {}, 'never by default');
+    assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: true }, tool('wipe'), on), { approvedBy: 'sandboxed' });
+    assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: false }, tool('wipe'), on), {}, 'declared but not running sandboxed: asks');
+    assert.deepEqual(await approvals.checkTool({ server: 'evil', scope: 'workspace', sandboxed: true }, tool('wipe'), on), {}, 'a workspace server writes its own rules: asks');
+  });
+
   it('"always allow" for a tool named "*" allows that tool only, not the whole server', async () => {
     const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
     await approvals.grantTool(user, tool('*'), 'tool');

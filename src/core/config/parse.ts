@@ -4,8 +4,9 @@
  */
 import type { ConfigProblem, HttpDeclaration, ParseResult, ServerDeclaration, StdioDeclaration } from './types';
 import { checkVariables } from './variables';
+import { parseSandbox } from './sandboxDecl';
 
-const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd']);
+const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
 const COMMON_FIELDS = new Set(['disabled', 'timeout', 'description', 'dev', 'gallery', 'version']);
 
@@ -86,7 +87,8 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     if (envFile) checkVars('envFile', envFile);
     const cwd = optionalString(v.cwd, 'cwd', error);
     if (cwd) checkVars('cwd', cwd);
-    const decl: StdioDeclaration = { ...base, type, command: v.command, args, env, envFile, cwd };
+    const sandbox = parseSandbox(v.sandbox, error);
+    const decl: StdioDeclaration = { ...base, type, command: v.command, args, env, envFile, cwd, ...(sandbox ? { sandbox } : {}) };
     return decl;
   }
 

@@ -18,6 +18,17 @@ export interface StdioDeclaration extends DeclarationBase {
   readonly env: Readonly<Record<string, string | null>>;
   readonly envFile?: string;
   readonly cwd?: string;
+  /** `"sandbox": true` or rules: the server runs under an OS sandbox (see `core/sandbox`). */
+  readonly sandbox?: SandboxDeclaration;
+}
+
+/**
+ * Sandbox rules a declaration adds to the defaults. Paths are absolute or start with `~/`.
+ * `allowedDomains`, when given, replaces the default network allow list (`[]`: no network).
+ */
+export interface SandboxDeclaration {
+  readonly filesystem: { readonly allowWrite: readonly string[]; readonly denyRead: readonly string[]; readonly denyWrite: readonly string[] };
+  readonly network: { readonly allowedDomains?: readonly string[]; readonly deniedDomains: readonly string[] };
 }
 
 export interface HttpDeclaration extends DeclarationBase {

@@ -28,6 +28,7 @@ import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './res
 import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
+import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -93,6 +94,8 @@ export class ServerConnection extends Disposable {
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
   private _pid?: number;
+  /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
+  private _sandboxRoots?: readonly string[];
 
   readonly logger: Logger;
   readonly catalog: ServerCatalog;
@@ -120,7 +123,7 @@ export class ServerConnection extends Disposable {
     }));
     const roots = options.ports.roots;
     if (roots) this._register(roots.onDidChangeRoots(() => {
-      if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
+      if (this._state === 'running') void this.rootsChanged();
     }));
     if (this.logger.onDidChangeLogLevel) this._register(this.logger.onDidChangeLogLevel(() => this.syncLogLevel()));
   }
@@ -137,6 +140,8 @@ export class ServerConnection extends Disposable {
   get transportKind(): 'stdio' | 'http' | 'sse' | undefined { return this._transportKind; }
   /** Process id of a stdio server while it runs. */
   get pid(): number | undefined { return this._pid; }
+  /** Started under the OS sandbox (see `core/sandbox`). */
+  get sandboxed(): boolean { return this._sandboxRoots !== undefined && this._state !== 'stopped'; }
   get ref(): ServerRef { return { name: this.name, title: this.serverInfo?.title }; }
   /** In `error` because the server needs an OAuth sign-in. */
   get needsSignIn(): boolean { return this._needsSignIn && this._state === 'error'; }
@@ -312,6 +317,25 @@ export class ServerConnection extends Disposable {
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
+  private async rootUris(): Promise<string[]> {
+    const roots = await this.options.ports.roots?.getRoots(this.ref);
+    return roots?.map(r => r.uri) ?? [];
+  }
+
+  /** A sandbox's writable folders are fixed when it starts: new roots need a restart, others a notification. */
+  private async rootsChanged(): Promise<void> {
+    const inEffect = this._sandboxRoots;
+    if (inEffect) {
+      const now = rootPaths(await this.rootUris());
+      if (this._state === 'running' && this._sandboxRoots === inEffect && now.join('\0') !== inEffect.join('\0')) {
+        this.logger.info('The roots changed: restarting so that the sandbox lets the server write to the new roots only');
+        await this.restart();
+        return;
+      }
+    }
+    if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
+  }
+
   private async connect(gen: number): Promise<void> {
     this._needsSignIn = false;
     this._trustRequirements = [];
@@ -322,8 +346,18 @@ export class ServerConnection extends Disposable {
       const resolved = await resolveDeclaration(this._declaration, this.options.ports.variables);
       launch = resolved.launch;
       this.declaredSecrets = resolved.secrets;
+      this._sandboxRoots = undefined;
+      if (launch.type === 'stdio' && this._declaration.type === 'stdio') {
+        const boxed = await sandboxLaunch({
+          port: this.options.ports.sandbox, declaration: this._declaration, launch,
+          userHome: this.options.ports.variables.userHome, roots: await this.rootUris(), logger: this.logger,
+        });
+        launch = boxed.launch;
+        this._sandboxRoots = boxed.roots;
+      }
     } catch (e) {
       if (gen !== this.generation) return;
+      if (e instanceof SandboxUnavailableError) { this.fail(e.message); return; }
       if (e instanceof WorkspaceTrustRequiredError) {
         // Not a failure: nothing ran, and the user has nothing to fix but the trust decision.
         this._trustRequirements = e.requirements;

@@ -21,6 +21,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 export interface ApprovalSettings {
   readonly autoApprove: readonly string[];
   readonly trustedServers: readonly string[];
+  /** Tools of a user-declared server running in the OS sandbox need no confirmation (off unless the user says so). */
+  readonly autoApproveSandboxed?: boolean;
 }
 
 /** Where a server was declared (VS Code: user settings, the workspace, a folder of it). */
@@ -30,6 +32,8 @@ export type ServerScope = 'user' | 'workspace' | 'folder';
 export interface ApprovalTarget {
   readonly server: string;
   readonly scope: ServerScope | undefined;
+  /** The server runs in the OS sandbox right now (not merely declared so). */
+  readonly sandboxed?: boolean;
 }
 
 /**
@@ -56,7 +60,7 @@ export interface StoredApproval {
   readonly granted: string;
 }
 
-export type ApprovalReason = 'tool' | 'server' | 'readOnly';
+export type ApprovalReason = 'tool' | 'server' | 'readOnly' | 'sandboxed';
 
 export interface ApprovalCheck {
   /** Why no confirmation is needed; `undefined` = ask. */
@@ -129,6 +133,8 @@ export class ToolApprovals {
         changed = true;
       }
       if (tool.annotations?.readOnlyHint === true && settings.trustedServers.includes(server)) return { approvedBy: 'readOnly' };
+      // User servers only: a workspace declaration writes its own sandbox rules and could widen them at will.
+      if (settings.autoApproveSandboxed === true && target.sandboxed === true) return { approvedBy: 'sandboxed' };
     }
     return changed ? { changed } : {};
   }

@@ -16,11 +16,15 @@ export class ToolConsent implements vscode.Disposable {
   readonly approvals: ToolApprovals;
   private readonly snapshots = new ReadOnlySnapshots('mcp-host-consent');
 
-  constructor(state: { readonly globalState: vscode.Memento; readonly workspaceState: vscode.Memento }, private readonly scopeOf: (server: string) => ServerScope | undefined) {
+  constructor(
+    state: { readonly globalState: vscode.Memento; readonly workspaceState: vscode.Memento },
+    private readonly scopeOf: (server: string) => ServerScope | undefined,
+    private readonly isSandboxed: (server: string) => boolean = () => false,
+  ) {
     this.approvals = new ToolApprovals({ user: state.globalState, workspace: state.workspaceState });
   }
 
-  private target(server: string): ApprovalTarget { return { server, scope: this.scopeOf(server) }; }
+  private target(server: string): ApprovalTarget { return { server, scope: this.scopeOf(server), sandboxed: this.isSandboxed(server) }; }
 
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
   async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken): Promise<string | undefined> {

@@ -62,7 +62,9 @@ export class ToolInvoker {
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
-      return finish(result.isError ? 'error-result' : 'ok', toolResultText(parts, result.isError), parts, approvedBy);
+      const text = toolResultText(parts, result.isError);
+      // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
+      return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? `${text}\n${sandboxNote(req.server)}` : text, parts, approvedBy);
     } catch (e) {
       if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
       return finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
@@ -70,4 +72,8 @@ export class ToolInvoker {
       abort.dispose();
     }
   }
+}
+
+function sandboxNote(server: string): string {
+  return vscode.l10n.t('(Server "{0}" runs in the sandbox: it may write only inside its roots and its data folder, cannot read secret folders such as ~/.ssh, and reaches only the allowed hosts. "Permission denied", "no such file", "read-only file system" or a refused connection may come from the sandbox.)', server);
 }

@@ -10,7 +10,7 @@ const cfg = () => vscode.workspace.getConfiguration(SECTION);
 const list = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
 
 export function approvalSettings(): ApprovalSettings {
-  return { autoApprove: list('tools.autoApprove'), trustedServers: list('trustedServers') };
+  return { autoApprove: list('tools.autoApprove'), trustedServers: list('trustedServers'), autoApproveSandboxed: cfg().get<boolean>('sandbox.autoApproveTools') === true };
 }
 
 /** Whether a tool may be offered; pass `disabled` (from {@link disabledPatterns}) when checking many tools. */

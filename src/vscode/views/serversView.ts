@@ -48,7 +48,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const conn = node.conn;
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
     item.iconPath = stateIcon(conn);
-    item.description = describe(conn);
+    item.description = conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn);
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
@@ -77,6 +77,7 @@ function waitingForTrustItem(item: vscode.TreeItem, conn: ServerConnection): vsc
 
 function stateIcon(conn: ServerConnection): vscode.ThemeIcon {
   if (conn.needsSignIn) return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
+  if (conn.sandboxed && conn.state === 'running') return new vscode.ThemeIcon('shield', new vscode.ThemeColor('testing.iconPassed'));
   switch (conn.state) {
     case 'running': return new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('testing.iconPassed'));
     case 'starting': return new vscode.ThemeIcon('loading~spin');
@@ -104,6 +105,7 @@ function tooltip(conn: ServerConnection, scope: string | undefined): vscode.Mark
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
   md.appendMarkdown('\n\n');
+  if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   if (conn.instructions) md.appendMarkdown(`---\n\n${escape(conn.instructions.slice(0, 1500))}`);
   return md;
 }

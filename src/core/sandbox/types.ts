@@ -1,0 +1,34 @@
+/** What the core needs from its embedder to run local servers under `srt` (sandbox-runtime). */
+
+export interface SandboxPort {
+  /** The program that runs srt's CLI script (Node; in VS Code the extension host's own executable). */
+  readonly runtime: string;
+  /** Extra environment for `runtime` (Electron needs `ELECTRON_RUN_AS_NODE=1`). */
+  readonly runtimeEnv?: Readonly<Record<string, string>>;
+  /** Absolute path of srt's `dist/cli.js`. */
+  readonly cli: string;
+  /** Where rules files and each server's data folder live (the embedder's global storage). */
+  readonly storageDir: string;
+  /** Read-denied for every sandboxed server: the embedder's storage, whatever it holds. */
+  readonly protectedPaths: readonly string[];
+  /** ripgrep for srt's scan of dangerous files (VS Code ships one); default `rg` on PATH. */
+  readonly ripgrep?: string;
+  /** Sandbox every local server, whether or not its declaration asks (a user setting). */
+  sandboxAll(): boolean;
+  /** The network allow list for declarations that give none. */
+  defaultAllowedDomains(): readonly string[];
+  /**
+   * Whether `server`'s declaration may widen the sandbox (`allowWrite`, `allowedDomains`). VS Code: user
+   * servers only, so a workspace cannot loosen the sandbox the user asked for; its denies always apply.
+   */
+  mayWiden(server: string): boolean;
+  /** The user allowed `server` to run unsandboxed where this platform cannot sandbox. */
+  allowUnsandboxed(server: string): boolean;
+}
+
+/** The settings file srt reads (`srt --settings`); only the fields we write. */
+export interface SrtSettings {
+  readonly filesystem: { readonly denyRead: string[]; readonly allowRead: string[]; readonly allowWrite: string[]; readonly denyWrite: string[] };
+  readonly network: { readonly allowedDomains: string[]; readonly deniedDomains: string[] };
+  readonly ripgrep?: { readonly command: string };
+}

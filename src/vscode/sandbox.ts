@@ -1,0 +1,70 @@
+/**
+ * The sandbox port for VS Code: srt's CLI run by the extension host's own Node, VS Code's own
+ * ripgrep, and the extension's storage as the protected folder. Settings are read at each start.
+ *
+ * srt is not bundled: besides its JS it carries prebuilt binaries (seccomp helper per CPU, Windows
+ * helper; ~17 MB). It is found, in order, at `mcpHost.sandbox.runtimePath`, in the extension's own
+ * node_modules (development builds, or a .vsix that ships it), or as `srt` on PATH
+ * (`npm install -g @anthropic-ai/sandbox-runtime`), whose link leads to the package's dist/cli.js.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SandboxPort } from '../core';
+import { SECTION } from './config';
+
+const cfg = () => vscode.workspace.getConfiguration(SECTION);
+const strings = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
+
+/**
+ * `isUserServer`: only user-declared servers may widen their sandbox or be allowed unsandboxed (a workspace
+ * server writes its own declaration and could take a user server's name).
+ */
+export function createSandboxPort(context: vscode.ExtensionContext, isUserServer: (server: string) => boolean): SandboxPort {
+  const storageDir = context.globalStorageUri.fsPath;
+  return {
+    // In desktop VS Code this is Electron: it runs scripts as Node only when asked to.
+    runtime: process.execPath,
+    runtimeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : undefined,
+    get cli() {
+      const configured = cfg().get<string>('sandbox.runtimePath')?.trim();
+      if (configured) return configured;
+      const shipped = path.join(context.extensionPath, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'dist', 'cli.js');
+      return existsSync(shipped) ? shipped : srtOnPath() ?? shipped;
+    },
+    storageDir,
+    // Everything this extension keeps on disk (OAuth client data, logs, prompts' snapshots, other servers' rules).
+    protectedPaths: [...new Set([storageDir, context.logUri.fsPath, ...context.storageUri ? [context.storageUri.fsPath] : []])],
+    ripgrep: vscodeRipgrep(),
+    sandboxAll: () => cfg().get<boolean>('sandbox.all') === true,
+    defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
+    mayWiden: isUserServer,
+    allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
+  };
+}
+
+/** `srt` of a global npm install: absolute PATH entries only (a relative one would resolve against a folder). */
+function srtOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    const link = path.join(dir, 'srt');
+    if (!existsSync(link)) continue;
+    try {
+      const real = realpathSync(link);
+      if (path.basename(real) === 'cli.js') return real;
+    } catch { /* a broken link: keep looking */ }
+  }
+  return undefined;
+}
+
+/** The ripgrep VS Code ships (desktop: `@vscode/ripgrep`, unpacked from the asar; code-server: `ripgrep-universal`). */
+function vscodeRipgrep(): string | undefined {
+  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const root = vscode.env.appRoot;
+  const candidates = [
+    path.join(root, 'node_modules', '@vscode', 'ripgrep', 'bin', exe),
+    path.join(root, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', exe),
+    path.join(root, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, exe),
+  ];
+  return candidates.find(c => existsSync(c));
+}
