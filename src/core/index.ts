@@ -18,4 +18,4 @@ export * from './auth';
 export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type UnsafeUrlCode } from './safeUrl';
 export * from './tools';
 export * from './text';
-export { BudgetExceededError, defaultServerLimits, resolveLimits, truncateText, type ServerLimits } from './budgets';
+export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';

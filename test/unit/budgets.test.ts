@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { LogLevel, type ServerLimits } from '../../src/core';
-import { createTestHost, fixtureServer, node, text, waitFor, waitForState } from './helpers';
+import { createTestHost, fixtureServer, node, startHttpFixture, text, waitFor, waitForState } from './helpers';
 
 const flooding = (env: Record<string, string> = {}) => ({ ...node(fixtureServer('flooding')), env });
 const count = (lines: { message: string }[], re: RegExp) => lines.filter(l => re.test(l.message)).length;
@@ -27,6 +27,18 @@ describe('budgets: hostile servers', function () {
       assert.match(loggers.get('flood')!.text(), /warn \[stdout\] the server sent a message of 19\.1 MB, more than the 16 MB allowed for one message; dropped it unread: \{"result"/);
       assert.equal(s.state, 'running');
     } finally { await host.shutdown(); }
+  });
+
+  it('over Streamable HTTP, a 20 MB response event is not read either: the call fails at once saying why', async () => {
+    const { url, child } = await startHttpFixture('flooding');
+    const { host } = hostWith();
+    try {
+      await host.apply({ flood: { type: 'http', url } });
+      const s = host.require('flood');
+      assert.equal(s.state, 'running', s.message);
+      await assert.rejects(s.callTool('big', { bytes: 20_000_000 }), /flood: tools\/call failed: the server sent a message of 16\.\d MB, more than the 16 MB allowed for one message/);
+      assert.equal(text(await s.callTool('echo', { text: 'still here' })), 'still here');
+    } finally { await host.shutdown(); child.kill(); }
   });
 
   it('a 20 MB notification is dropped with a warning, not handed to the SDK', async () => {

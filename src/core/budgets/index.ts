@@ -4,5 +4,6 @@ export { BudgetTransport, RATE_LIMITED, type FlowControl } from './budgetTranspo
 export { RateQueue, type RateQueueOptions } from './rateQueue';
 export { BurstReporter } from './burstReporter';
 export { LineSplitter, type OversizedLine } from './lineSplitter';
-export { truncateText } from './truncate';
+export { redactThenCut, truncateText } from './truncate';
 export { MESSAGE_TOO_LARGE, oversizedReply } from './oversized';
+export { limitedFetch } from './limitedFetch';

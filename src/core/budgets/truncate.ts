@@ -1,3 +1,4 @@
+import { redact } from '../redact';
 import { formatBytes } from './limits';
 
 /**
@@ -8,7 +9,8 @@ export function truncateText(text: string, maxBytes: number): string {
   if (text.length * 3 <= maxBytes) return text;
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return text;
-  return cutMarker(headOf(Buffer.from(text, 'utf8'), maxBytes), bytes - maxBytes);
+  const head = headOf(Buffer.from(text, 'utf8'), maxBytes);
+  return cutMarker(head, bytes - Buffer.byteLength(head, 'utf8'));
 }
 
 /** The first `maxBytes` of `buf` as text, without a character split in half at the end. */
@@ -21,4 +23,12 @@ export function headOf(buf: Buffer, maxBytes: number): string {
 
 export function cutMarker(head: string, cutBytes: number): string {
   return `${head}… [${formatBytes(cutBytes)} cut]`;
+}
+
+/**
+ * Redacts, then cuts: cutting first could split a secret and leave its first part, which no
+ * longer matches, in the text. Every cut of text that may hold a secret goes through here.
+ */
+export function redactThenCut(text: string, secrets: Iterable<string>, maxBytes: number): string {
+  return truncateText(redact(text, secrets), maxBytes);
 }

@@ -351,7 +351,7 @@ export class ServerConnection extends Disposable {
       const kind = attempts[attempt];
       const inner: Transport = launch.type === 'stdio'
         ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
-        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch);
+        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient();
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.

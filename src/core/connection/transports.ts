@@ -5,7 +5,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import type { ResolvedLaunch } from '../config/types';
 import { redact, type Logger } from '../logger';
 import { StdioTransport } from './stdioTransport';
-import { defaultServerLimits, type ServerLimits } from '../budgets';
+import { defaultServerLimits, limitedFetch, type ServerLimits } from '../budgets';
 import { describeOversized } from '../budgets/oversized';
 
 /** `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited). */
@@ -19,8 +19,9 @@ export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'st
 }
 
 /** `fetch` (an OAuth session's) adds the access token and handles 401/403 for every request of the transport. */
-export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike): Transport {
+export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike, limits: ServerLimits = defaultServerLimits): Transport {
   const requestInit: RequestInit = { headers: { ...headers } };
+  fetch = limitedFetch(fetch ?? globalThis.fetch, limits.maxMessageBytes);
   return kind === 'http'
     ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
     // The SSE transport adds requestInit's headers to its EventSource requests too.
