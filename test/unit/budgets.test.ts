@@ -36,7 +36,7 @@ describe('budgets: hostile servers', function () {
       await host.apply({ flood: { type: 'http', url } });
       const s = host.require('flood');
       assert.equal(s.state, 'running', s.message);
-      await assert.rejects(s.callTool('big', { bytes: 20_000_000 }), /flood: tools\/call failed: the server sent a message of 16\.\d MB, more than the 16 MB allowed for one message/);
+      await assert.rejects(s.callTool('big', { bytes: 20_000_000 }), /flood: tools\/call failed: the server sent a message larger than the 16 MB allowed for one message/);
       assert.equal(text(await s.callTool('echo', { text: 'still here' })), 'still here');
     } finally { await host.shutdown(); child.kill(); }
   });
@@ -79,7 +79,7 @@ describe('budgets: hostile servers', function () {
       const summary = await waitFor(() => log.lines.find(l => /^Dropped \d+ log lines over \d+ s \(limit: 50 log lines per second\)\.$/.test(l.message)), 'the burst summary');
       const elapsedSeconds = Math.ceil((Date.now() - t0) / 1000);
       const logged = count(log.lines, /^\[flood\] flood line/);
-      assert.ok(logged <= 50 * (elapsedSeconds + 5), `${logged} lines logged in about ${elapsedSeconds} s`);
+      assert.ok(logged <= 50 * (elapsedSeconds + 10), `${logged} lines logged in about ${elapsedSeconds} s`);
       assert.equal(count(log.lines, /further log lines are dropped/), 1, 'one warning when the burst starts');
       assert.equal(count(log.lines, /^Dropped \d+ log lines/), 1, 'one summary when it ends');
       const dropped = Number(/^Dropped (\d+)/.exec(summary.message)![1]);

@@ -27,7 +27,7 @@ export function limitedFetch(fetch: FetchLike, maxBytes: number): FetchLike {
           if (b.length) lastByte = b[b.length - 1];
         } else size += chunk.byteLength;
         if (size <= maxBytes) { ctl.enqueue(chunk); return; }
-        const message = describeOversized(size, maxBytes);
+        const message = describeOversized(undefined, maxBytes);
         if (!sse) { ctl.error(new Error(message)); return; }
         const ids = requestIds(init?.body);
         const events = ids.map(id => `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: MESSAGE_TOO_LARGE, message } })}\n\n`).join('');

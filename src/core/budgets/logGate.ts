@@ -2,8 +2,8 @@ import { LogLevel, type Logger } from '../logger';
 import type { BurstReporter } from './burstReporter';
 import { truncateText } from './truncate';
 
-/** Seconds' worth of lines a quiet server may write at once (a start-up dump, a stack trace). */
-export const LOG_BURST_SECONDS = 5;
+/** Seconds' worth of lines a quiet server may write at once: a start-up dump of a few thousand lines is normal. */
+export const LOG_BURST_SECONDS = 10;
 /** Room for the prefix ("[stderr] ") and a cut marker the transport already added. */
 const SLACK = 256;
 

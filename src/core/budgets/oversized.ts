@@ -24,6 +24,9 @@ export function oversizedReply(line: OversizedLine, maxBytes: number): JSONRPCMe
   return { jsonrpc: '2.0', id, error: { code: MESSAGE_TOO_LARGE, message: describeOversized(line.bytes, maxBytes) } };
 }
 
-export function describeOversized(bytes: number, maxBytes: number): string {
-  return `the server sent a message of ${formatBytes(bytes)}, more than the ${formatBytes(maxBytes)} allowed for one message`;
+/** `bytes` undefined: the message was cut while still arriving, its size is unknown. */
+export function describeOversized(bytes: number | undefined, maxBytes: number): string {
+  return bytes === undefined
+    ? `the server sent a message larger than the ${formatBytes(maxBytes)} allowed for one message`
+    : `the server sent a message of ${formatBytes(bytes)}, more than the ${formatBytes(maxBytes)} allowed for one message`;
 }
