@@ -19,3 +19,4 @@ export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type
 export * from './tools';
 export * from './text';
 export * from './sandbox';
+export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';

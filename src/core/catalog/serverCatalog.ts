@@ -6,6 +6,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Disposable, Emitter, type Event } from '../events';
 import type { Logger } from '../logger';
+import { BudgetExceededError, defaultServerLimits, formatBytes, MESSAGE_TOO_LARGE, type ServerLimits } from '../budgets';
 
 export interface CatalogItems {
   tools: Tool;
@@ -19,9 +20,6 @@ export const catalogKinds: readonly CatalogKind[] = ['tools', 'resources', 'reso
 export interface Page<T> { items: T[]; nextCursor?: string }
 export type PageFetcher = <K extends CatalogKind>(kind: K, cursor: string | undefined) => Promise<Page<CatalogItems[K]>>;
 
-/** Protects against servers that hand out cursors forever. */
-const MAX_PAGES = 10_000;
-
 export class ServerCatalog extends Disposable {
   private readonly snapshots: { [K in CatalogKind]: readonly CatalogItems[K][] } = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private readonly generation: Record<CatalogKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
@@ -29,8 +27,14 @@ export class ServerCatalog extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<CatalogKind>());
   /** Fires after a kind's snapshot was replaced. */
   readonly onDidChange: Event<CatalogKind> = this._onDidChange.event;
+  private readonly _onDidExceedBudget = this._register(new Emitter<BudgetExceededError>());
+  /** A listing went past the page or byte budget (it also rejects); the owner should stop the server. */
+  readonly onDidExceedBudget: Event<BudgetExceededError> = this._onDidExceedBudget.event;
 
-  constructor(private readonly fetchPage: PageFetcher, private readonly logger: Logger, private readonly debounceMs = 50) {
+  constructor(
+    private readonly fetchPage: PageFetcher, private readonly logger: Logger, private readonly debounceMs = 50,
+    private readonly limits: Pick<ServerLimits, 'maxCatalogPages' | 'maxCatalogBytes'> = defaultServerLimits,
+  ) {
     super();
     this._register({ dispose: () => { for (const t of this.timers.values()) clearTimeout(t); this.timers.clear(); } });
   }
@@ -39,15 +43,30 @@ export class ServerCatalog extends Disposable {
     return this.snapshots[kind] as readonly CatalogItems[K][];
   }
 
-  /** Fetches every page of `kind`; a newer refresh of the same kind supersedes an older one. */
+  /**
+   * Fetches every page of `kind`; a newer refresh of the same kind supersedes an older one. Past
+   * the page or byte budget (or a page too large to read) it rejects with a {@link BudgetExceededError}
+   * and keeps the previous snapshot.
+   */
   async refresh(kind: CatalogKind): Promise<void> {
     const gen = ++this.generation[kind];
     const items: CatalogItems[typeof kind][] = [];
     const seen = new Set<string>();
+    const { maxCatalogPages, maxCatalogBytes } = this.limits;
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.fetchPage(kind, cursor);
+    let bytes = 0;
+    for (let page = 0; ; page++) {
+      if (page >= maxCatalogPages) throw this.exceeded(new BudgetExceededError(`${listMethod(kind)} went on for more than ${maxCatalogPages} pages (${items.length} items); the server was stopped. A server that pages forever is broken or hostile.`, 'maxCatalogPages'), gen, kind);
+      let result: Page<CatalogItems[typeof kind]>;
+      try { result = await this.fetchPage(kind, cursor); }
+      catch (e) {
+        if ((e as { code?: unknown }).code !== MESSAGE_TOO_LARGE) throw e;
+        throw this.exceeded(new BudgetExceededError(`${listMethod(kind)}: ${(e as Error).message.replace(/^.*? failed: /, '')}; the server was stopped.`, 'maxMessageBytes'), gen, kind);
+      }
       if (gen !== this.generation[kind]) return;
+      // The wire size is gone once parsed; JSON length is a close, cheap stand-in next to the parse itself.
+      bytes += JSON.stringify(result.items).length;
+      if (bytes > maxCatalogBytes) throw this.exceeded(new BudgetExceededError(`${listMethod(kind)} listed more than ${formatBytes(maxCatalogBytes)} (after ${page + 1} pages); the server was stopped.`, 'maxCatalogBytes'), gen, kind);
       for (const item of result.items) items.push(item);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === null || cursor === '') break;
@@ -59,6 +78,11 @@ export class ServerCatalog extends Disposable {
     }
     (this.snapshots as Record<CatalogKind, readonly unknown[]>)[kind] = Object.freeze(items);
     this._onDidChange.fire(kind);
+  }
+
+  private exceeded(err: BudgetExceededError, gen: number, kind: CatalogKind): BudgetExceededError {
+    if (gen === this.generation[kind]) this._onDidExceedBudget.fire(err);
+    return err;
   }
 
   /** Debounced refresh for `notifications/*\/list_changed` bursts. Errors are logged, not thrown. */
@@ -82,4 +106,8 @@ export class ServerCatalog extends Disposable {
     }
     this.timers.clear();
   }
+}
+
+function listMethod(kind: CatalogKind): string {
+  return kind === 'resourceTemplates' ? 'resources/templates/list' : `${kind}/list`;
 }

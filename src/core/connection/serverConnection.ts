@@ -23,6 +23,7 @@ import { logMcpMessage, nullLogger, redact, toMcpLevel, type Logger, type McpLog
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
 import { ServerCatalog, type CatalogItems, type CatalogKind, type Page } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
+import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
 import { describeExit, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
@@ -55,6 +56,8 @@ export interface ConnectionOptions {
   /** Upper bound for a request that keeps reporting progress (ms). */
   readonly maxTotalTimeoutMs?: number;
   readonly listChangedDebounceMs?: number;
+  /** What one server may make the host spend (message size, catalogue, log and notification rates). */
+  readonly limits?: Partial<ServerLimits>;
 }
 
 export interface CallOptions {
@@ -99,6 +102,7 @@ export class ServerConnection extends Disposable {
 
   readonly logger: Logger;
   readonly catalog: ServerCatalog;
+  private readonly budget: ServerBudget;
 
   private readonly _onDidChangeState = this._register(new Emitter<StateChange>());
   readonly onDidChangeState: Event<StateChange> = this._onDidChangeState.event;
@@ -114,7 +118,10 @@ export class ServerConnection extends Disposable {
     this.logger = options.logger ?? nullLogger;
     this.restartPolicy = new RestartPolicy(options.restart ?? defaultRestartOptions);
     this.validators = new OutputValidators(this.logger);
-    this.catalog = this._register(new ServerCatalog((k, c) => this.fetchPage(k, c), this.logger, options.listChangedDebounceMs));
+    this.budget = new ServerBudget(this.logger, options.limits);
+    this._register({ dispose: () => this.budget.dispose() });
+    this.catalog = this._register(new ServerCatalog((k, c) => this.fetchPage(k, c), this.logger, options.listChangedDebounceMs, this.budget.limits));
+    this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => {
       if (kind !== 'tools') return;
       const tools = this.catalog.get('tools');
@@ -377,14 +384,14 @@ export class ServerConnection extends Disposable {
     for (let attempt = 0; attempt < attempts.length; attempt++) {
       const kind = attempts[attempt];
       const inner: Transport = launch.type === 'stdio'
-        ? createStdioTransport(launch, this.logger, this.secrets)
-        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch);
+        ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
+        : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient();
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
       try {
-        await client.connect(transport, { timeout: this.options.startTimeoutMs ?? 60_000 });
+        await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: this.options.startTimeoutMs ?? 60_000 });
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
@@ -472,7 +479,7 @@ export class ServerConnection extends Disposable {
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => this._onDidCompleteElicitation.fire(n.params.elicitationId));
     client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-      logMcpMessage(this.logger, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, this.secrets)}`);
+      logMcpMessage(this.budget.serverLog, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, this.secrets)}`);
     });
     return client;
   }
@@ -488,6 +495,7 @@ export class ServerConnection extends Disposable {
     await Promise.all(kinds.map(k => this.catalog.refresh(k).catch(e => {
       const authError = findAuthError(e);
       if (authError instanceof SignInRequiredError) signIn ??= authError;
+      else if (e instanceof BudgetExceededError) return; // stopForBudget has it
       else if (gen === this.generation) this.logger.warn(`Listing ${k} failed: ${redact(errorText(e), this.secrets)}`);
     })));
     return signIn;
@@ -608,6 +616,13 @@ export class ServerConnection extends Disposable {
       void this.stopConnection().then(() => { if (gen === this.generation) this.failAuth(new SignInRequiredError()); });
     });
     return session;
+  }
+
+  /** A catalogue past its budget: stop the server for good (a restart would list it again). */
+  private stopForBudget(err: BudgetExceededError): void {
+    if (this._state !== 'running' && this._state !== 'starting') return;
+    const gen = ++this.generation;
+    void this.stopConnection().then(() => { if (gen === this.generation) this.fail(err.message); });
   }
 
   private failAuth(err: SignInRequiredError | AuthorizationError | InsufficientScopeError): void {

@@ -9,6 +9,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { terminateTree } from './processTree';
+import { cutMarker } from '../budgets/truncate';
+import { defaultServerLimits, LineSplitter, oversizedReply, type OversizedLine, type ServerLimits } from '../budgets';
 import { planWindowsSpawn, type WindowsSpawnPlan } from './windowsCommand';
 
 export interface StdioLaunch {
@@ -20,8 +22,6 @@ export interface StdioLaunch {
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
 
-const MAX_LINE = 64 * 1024 * 1024;
-
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -31,12 +31,14 @@ export class StdioTransport implements Transport {
   onstderr?: (line: string) => void;
   /** A stdout line that is not a JSON-RPC message. */
   onnoise?: (line: string) => void;
+  /** A stdout line over `maxMessageBytes`, dropped unread (a response to us is failed with the reason). */
+  onoversized?: (line: OversizedLine) => void;
 
   private child?: ChildProcess;
   private closing = false;
   exitInfo?: ExitInfo;
 
-  constructor(private readonly launch: StdioLaunch) {}
+  constructor(private readonly launch: StdioLaunch, private readonly limits: Pick<ServerLimits, 'maxMessageBytes' | 'maxLogLineBytes'> = defaultServerLimits) {}
 
   get pid(): number | undefined { return this.child?.pid; }
 
@@ -77,8 +79,21 @@ export class StdioTransport implements Transport {
         this.onclose?.();
       });
       child.stdin!.on('error', err => { if (!this.closing) this.onerror?.(err); });
-      lines(child.stdout!, line => this.handleLine(line));
-      lines(child.stderr!, line => this.onstderr?.(line));
+      lines(child.stdout!, new LineSplitter({
+        maxLineBytes: this.limits.maxMessageBytes,
+        onLine: line => this.handleLine(line),
+        onOversized: line => {
+          this.onoversized?.(line);
+          const reply = oversizedReply(line, this.limits.maxMessageBytes);
+          if (reply) this.onmessage?.(reply);
+        },
+      }));
+      lines(child.stderr!, new LineSplitter({
+        maxLineBytes: this.limits.maxLogLineBytes,
+        headBytes: this.limits.maxLogLineBytes,
+        onLine: line => this.onstderr?.(line),
+        onOversized: line => this.onstderr?.(cutMarker(line.head, line.bytes - Buffer.byteLength(line.head))),
+      }));
     });
   }
 
@@ -93,6 +108,10 @@ export class StdioTransport implements Transport {
     }
     this.onmessage?.(message);
   }
+
+  /** Stops reading the server's stdout (its writes then block): backpressure for a flood. */
+  pause(): void { this.child?.stdout?.pause(); }
+  resume(): void { this.child?.stdout?.resume(); }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
@@ -128,19 +147,8 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-/** Splits a stream into lines without holding more than one partial line. */
-function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let buf = '';
-  stream.setEncoding?.('utf8');
-  stream.on('data', (chunk: string) => {
-    if (chunk.indexOf('\n') < 0) {
-      buf += chunk;
-      if (buf.length > MAX_LINE) { onLine(buf); buf = ''; }
-      return;
-    }
-    const parts = (buf + chunk).split('\n');
-    buf = parts.pop()!;
-    for (const p of parts) onLine(p.endsWith('\r') ? p.slice(0, -1) : p);
-  });
-  stream.on('end', () => { if (buf) onLine(buf); buf = ''; });
+/** Feeds a stream to a splitter, which bounds what one line may hold. */
+function lines(stream: NodeJS.ReadableStream, splitter: LineSplitter): void {
+  stream.on('data', (chunk: Buffer) => splitter.push(chunk));
+  stream.on('end', () => splitter.end());
 }

@@ -5,18 +5,23 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import type { ResolvedLaunch } from '../config/types';
 import { redact, type Logger } from '../logger';
 import { StdioTransport } from './stdioTransport';
+import { defaultServerLimits, limitedFetch, type ServerLimits } from '../budgets';
+import { describeOversized } from '../budgets/oversized';
 
-export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[]): StdioTransport {
-  const t = new StdioTransport({ command: launch.command, args: launch.args, env: { ...launch.env }, cwd: launch.cwd });
+/** `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited). */
+export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[], limits: ServerLimits = defaultServerLimits): StdioTransport {
+  const t = new StdioTransport({ command: launch.command, args: launch.args, env: { ...launch.env }, cwd: launch.cwd }, limits);
   // stderr is the server's own log output, not an error (many servers log everything there).
   t.onstderr = line => logger.info(`[stderr] ${redact(line, secrets)}`);
   t.onnoise = line => logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${redact(line.length > 500 ? line.slice(0, 500) + '…' : line, secrets)}`);
+  t.onoversized = line => logger.warn(`[stdout] ${describeOversized(line.bytes, limits.maxMessageBytes)}; dropped it unread: ${redact(line.head.slice(0, 200), secrets)}…`);
   return t;
 }
 
 /** `fetch` (an OAuth session's) adds the access token and handles 401/403 for every request of the transport. */
-export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike): Transport {
+export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike, limits: ServerLimits = defaultServerLimits): Transport {
   const requestInit: RequestInit = { headers: { ...headers } };
+  fetch = limitedFetch(fetch ?? globalThis.fetch, limits.maxMessageBytes);
   return kind === 'http'
     ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
     // The SSE transport adds requestInit's headers to its EventSource requests too.

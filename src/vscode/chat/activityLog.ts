@@ -1,6 +1,6 @@
 /** A log of every tool execution with its arguments, outcome, duration and result. */
 import * as vscode from 'vscode';
-import { redact } from '../../core';
+import { redact, redactThenCut } from '../../core';
 
 export type ToolOutcome = 'ok' | 'error-result' | 'failed' | 'denied' | 'disabled' | 'cancelled';
 
@@ -16,6 +16,12 @@ export interface ToolActivity {
 }
 
 const KEEP = 500;
+/**
+ * What one entry keeps of a result and of its arguments: the log is for seeing what ran, and 500
+ * full results (a tool can return megabytes) would sit in the shared extension host's memory.
+ */
+const MAX_RESULT_BYTES = 4 * 1024;
+const MAX_ARGS_BYTES = 4 * 1024;
 
 export class ToolActivityLog implements vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel(vscode.l10n.t('MCP Tool Activity'), { log: true });
@@ -28,11 +34,14 @@ export class ToolActivityLog implements vscode.Disposable {
   get recent(): readonly ToolActivity[] { return this.entries; }
 
   add(entry: Omit<ToolActivity, 'time'>): void {
-    const e: ToolActivity = { time: new Date().toISOString(), ...entry };
+    const secrets = this.secrets();
+    const argsJson = JSON.stringify(entry.args ?? {});
+    const args = redactThenCut(argsJson, secrets, MAX_ARGS_BYTES);
+    const result = redactThenCut(entry.result, secrets, MAX_RESULT_BYTES);
+    // Oversized arguments are kept as their cut JSON text; small ones as given (toJson redacts them).
+    const e: ToolActivity = { time: new Date().toISOString(), ...entry, args: Buffer.byteLength(argsJson) > MAX_ARGS_BYTES ? args : entry.args, result };
     this.entries.push(e);
     if (this.entries.length > KEEP) this.entries.shift();
-    const args = redact(JSON.stringify(e.args ?? {}), this.secrets());
-    const result = redact(e.result.length > 2000 ? `${e.result.slice(0, 2000)}…` : e.result, this.secrets());
     const line = `${e.server}/${e.tool} ${e.outcome} in ${e.durationMs} ms${e.approvedBy ? ` (approved: ${e.approvedBy})` : ''} args=${args}\n${result}`;
     if (e.outcome === 'ok') this.channel.info(line);
     else if (e.outcome === 'failed' || e.outcome === 'error-result') this.channel.warn(line);
