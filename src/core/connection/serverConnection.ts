@@ -3,31 +3,29 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, EmptyResultSchema, ErrorCode,
-  GetPromptResultSchema, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListRootsRequestSchema,
-  ListToolsResultSchema, LoggingMessageNotificationSchema, McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema,
-  ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
-  type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
-  type Progress, type ReadResourceResult, type ServerCapabilities, type Task, type Tool,
+  CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, ErrorCode, GetPromptResultSchema, McpError, ReadResourceResultSchema,
+  type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
+  type ReadResourceResult, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
 import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
-import { logMcpMessage, nullLogger, redact, toMcpLevel, type Logger, type McpLogLevel } from '../logger';
-import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
-import { ServerCatalog, type CatalogItems, type CatalogKind, type Page } from '../catalog/serverCatalog';
+import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
+import type { HostPorts, ServerRef } from '../ports';
+import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
 import { describeExit, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
+import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -56,21 +54,8 @@ export interface ConnectionOptions {
   readonly listChangedDebounceMs?: number;
 }
 
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  readonly onprogress?: (progress: Progress) => void;
-  /** Overrides the server's timeout for this request (ms). */
-  readonly timeoutMs?: number;
-}
+export type { CallOptions, ToolCallOptions } from './requestPath';
 
-export interface ToolCallOptions extends CallOptions {
-  /** Run tools with `taskSupport: optional` as tasks too. */
-  readonly preferTask?: boolean;
-  /** Task status updates (`working`, `input_required`, … with `statusMessage`) of a task-augmented call. */
-  readonly onTaskStatus?: (task: Task) => void;
-}
-
-const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 export class ServerConnection extends Disposable {
@@ -106,12 +91,31 @@ export class ServerConnection extends Disposable {
   /** `notifications/elicitation/complete`: the URL elicitation with this id finished out of band. */
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
 
+  /** The request path's view of this connection. */
+  private readonly requests: RequestTarget;
+
   constructor(readonly name: string, private _declaration: ServerDeclaration, private readonly options: ConnectionOptions) {
     super();
     this.logger = options.logger ?? nullLogger;
     this.restartPolicy = new RestartPolicy(options.restart ?? defaultRestartOptions);
     this.validators = new OutputValidators(this.logger);
-    this.catalog = this._register(new ServerCatalog((k, c) => this.fetchPage(k, c), this.logger, options.listChangedDebounceMs));
+    this.requests = {
+      name, logger: this.logger,
+      closedReason: () => this.closedReason,
+      runningClient: async method => {
+        if (this._state === 'starting') await this.whenRunning();
+        const client = this.client;
+        if (!client || this._state !== 'running') throw this.notRunning(method);
+        return client;
+      },
+      currentClient: () => this.client,
+      defaultTimeoutMs: () => this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
+      maxTotalTimeoutMs: () => this.options.maxTotalTimeoutMs ?? 10 * 60_000,
+      isExpiredSession: err => this.isExpiredSession(err),
+      reinitialize: () => this.reinitialize(),
+      notRunning: method => this.notRunning(method),
+    };
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c), this.logger, options.listChangedDebounceMs));
     this._register(this.catalog.onDidChange(kind => {
       if (kind !== 'tools') return;
       const tools = this.catalog.get('tools');
@@ -212,31 +216,8 @@ export class ServerConnection extends Disposable {
   // ---- requests -------------------------------------------------------------------------------
 
   /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
-  async request<T>(method: string, params: Record<string, unknown> | undefined, schema: Parameters<Client['request']>[1], opts: CallOptions = {}): Promise<T> {
-    if (this._state === 'starting') await this.whenRunning();
-    const client = this.client;
-    if (!client || this._state !== 'running') throw this.notRunning(method);
-    const ro: RequestOptions = {
-      signal: opts.signal,
-      onprogress: opts.onprogress,
-      timeout: opts.timeoutMs ?? this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
-    };
-    try {
-      return await this.withAuthRetry(() => client.request({ method, params } as never, schema, ro)) as T;
-    } catch (err) {
-      if (this.isExpiredSession(err) && client === this.client) {
-        // Spec: a 404 for our session id means the server dropped it; start a new session and retry once.
-        this.logger.info('HTTP session expired (404); re-initializing');
-        await this.reinitialize();
-        const again = this.client;
-        if (!again) throw this.notRunning(method);
-        try { return await this.withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
-        catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
-      }
-      throw toServerError(this.name, method, err, this.closedReason);
-    }
+  request<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+    return sendRequest<T>(this.requests, method, params, schema, opts);
   }
 
   /**
@@ -248,7 +229,7 @@ export class ServerConnection extends Disposable {
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
-      ? await this.callToolAsTask(name, args, opts)
+      ? await callToolAsTask(this.requests, name, args, opts)
       : await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
@@ -259,37 +240,6 @@ export class ServerConnection extends Disposable {
 
   private supportsToolTasks(): boolean {
     return !!(this.capabilities as { tasks?: { requests?: { tools?: { call?: object } } } } | undefined)?.tasks?.requests?.tools?.call;
-  }
-
-  private async callToolAsTask(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
-    if (this._state === 'starting') await this.whenRunning();
-    const client = this.client;
-    if (!client || this._state !== 'running') throw this.notRunning('tools/call');
-    const ro = {
-      signal: opts.signal, onprogress: opts.onprogress, task: {},
-      timeout: opts.timeoutMs ?? this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
-      resetTimeoutOnProgress: true, maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
-    };
-    let taskId: string | undefined;
-    const cancel = () => {
-      if (taskId) client.experimental.tasks.cancelTask(taskId).catch(e => this.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
-    };
-    opts.signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, ro)) {
-        if (m.type === 'taskCreated' || m.type === 'taskStatus') {
-          taskId = m.task.taskId;
-          opts.onTaskStatus?.(m.task);
-        } else if (m.type === 'result') {
-          return m.result as CallToolResult;
-        } else {
-          throw toServerError(this.name, 'tools/call (task)', opts.signal?.aborted ? Object.assign(new Error('aborted'), { name: 'AbortError' }) : m.error, this.closedReason);
-        }
-      }
-      throw new ServerError(this.name, `tools/call (task) for "${name}" ended without a result`);
-    } finally {
-      opts.signal?.removeEventListener('abort', cancel);
-    }
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
@@ -388,7 +338,7 @@ export class ServerConnection extends Disposable {
       client.onerror = e => this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
       const info = client.getServerVersion();
       this.logger.info(`Connected to ${info?.title ?? info?.name ?? this.name} ${info?.version ?? ''} (protocol ${this._protocolVersion ?? '?'})`);
-      const catalogAuthError = await this.loadCatalogs(gen);
+      const catalogAuthError = await loadCatalogs(this.catalog, client.getServerCapabilities() ?? {}, this.logger, () => this.secrets, () => gen === this.generation);
       if (gen !== this.generation) return;
       if (catalogAuthError) {
         await this.stopConnection();
@@ -403,79 +353,20 @@ export class ServerConnection extends Disposable {
   }
 
   private createClient(): Client {
-    const ports = this.options.ports;
-    const capabilities: ClientCapabilities = {};
-    if (ports.roots) capabilities.roots = { listChanged: true };
-    if (ports.sampling) capabilities.sampling = { tools: {} };
-    if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
-    const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
-    const ref = () => this.ref;
-    if (ports.roots) {
-      const roots = ports.roots;
-      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...await roots.getRoots(ref())] }));
-    }
-    if (ports.sampling) {
-      const sampling = ports.sampling;
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-        try { return await sampling(ref(), req.params, extra.signal); }
-        catch (e) {
-          if (e instanceof UserRejectedError) throw new McpError(-1, e.message);
-          throw e;
-        }
-      });
-    }
-    if (ports.elicitation) {
-      const elicitation = ports.elicitation;
-      client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicitation(ref(), req.params, extra.signal));
-    }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.catalog.scheduleRefresh('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.catalog.scheduleRefresh('prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.catalog.scheduleRefresh('resources');
-      this.catalog.scheduleRefresh('resourceTemplates');
+    return createHostClient({
+      ports: this.options.ports, logger: this.logger, catalog: this.catalog,
+      ref: () => this.ref, secrets: () => this.secrets,
+      onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
+      onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
     });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => this._onDidCompleteElicitation.fire(n.params.elicitationId));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
-      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-      logMcpMessage(this.logger, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, this.secrets)}`);
-    });
-    return client;
-  }
-
-  /** Lists the catalogs; returns the sign-in error if listing needs one (the start then fails with it). */
-  private async loadCatalogs(gen: number): Promise<SignInRequiredError | undefined> {
-    const caps = this.client?.getServerCapabilities() ?? {};
-    const kinds: CatalogKind[] = [];
-    if (caps.tools) kinds.push('tools');
-    if (caps.resources) kinds.push('resources', 'resourceTemplates');
-    if (caps.prompts) kinds.push('prompts');
-    let signIn: SignInRequiredError | undefined;
-    await Promise.all(kinds.map(k => this.catalog.refresh(k).catch(e => {
-      const authError = findAuthError(e);
-      if (authError instanceof SignInRequiredError) signIn ??= authError;
-      else if (gen === this.generation) this.logger.warn(`Listing ${k} failed: ${redact(errorText(e), this.secrets)}`);
-    })));
-    return signIn;
-  }
-
-  private fetchPage<K extends CatalogKind>(kind: K, cursor: string | undefined): Promise<Page<CatalogItems[K]>> {
-    const params = cursor === undefined ? undefined : { cursor };
-    const call = <T>(method: string, schema: Parameters<Client['request']>[1]) => this.requestDirect<T>(method, params, schema);
-    switch (kind) {
-      case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', ListToolsResultSchema).then(r => ({ items: r.tools as CatalogItems[K][], nextCursor: r.nextCursor }));
-      case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', ListResourcesResultSchema).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
-      case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', ListResourceTemplatesResultSchema).then(r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }));
-      default: return call<{ prompts: CatalogItems['prompts'][]; nextCursor?: string }>('prompts/list', ListPromptsResultSchema).then(r => ({ items: r.prompts as CatalogItems[K][], nextCursor: r.nextCursor }));
-    }
   }
 
   /** Like {@link request} but usable while starting (catalog loading happens before `running`). */
-  private async requestDirect<T>(method: string, params: Record<string, unknown> | undefined, schema: Parameters<Client['request']>[1]): Promise<T> {
+  private async requestDirect<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema): Promise<T> {
     const client = this.client;
     if (!client) throw this.notRunning(method);
     const timeout = this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
-    try { return await this.withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
+    try { return await withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
     catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
   }
 
@@ -540,20 +431,6 @@ export class ServerConnection extends Disposable {
     }
     await client.close().catch(e => this.logger.debug(`Close failed: ${errorText(e)}`));
     this.logger.info('Stopped');
-  }
-
-  /**
-   * Sends again a request that met a sign-in waiting for the user, once that sign-in is done: the
-   * request's timeout is for the server, not for a person in a browser.
-   */
-  private async withAuthRetry<T>(send: () => Promise<T>): Promise<T> {
-    for (let round = 0; ; round++) {
-      try { return await send(); } catch (err) {
-        const pending = round < 3 ? findAuthorizationPending(err) : undefined;
-        if (!pending) throw err;
-        await pending.authorization;
-      }
-    }
   }
 
   /** One OAuth session per server URL, kept across reconnects (it coalesces authorizations). */
@@ -627,8 +504,6 @@ export class ServerConnection extends Disposable {
     super.dispose();
   }
 }
-
-function errorText(e: unknown): string { return e instanceof Error ? e.message : String(e); }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;
