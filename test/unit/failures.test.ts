@@ -52,6 +52,23 @@ describe('failures: crashes', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('kills the rest of the process group when the server dies by kill -9 (no orphans)', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_SPAWN_GRANDCHILD: '1' } } });
+      const s = host.require('c');
+      const { pid, grandchildPid } = JSON.parse(text(await s.callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      assert.ok(isAlive(pid) && isAlive(grandchildPid));
+      // The attacker's (or the OOM killer's) move: the leader dies without a chance to clean up.
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => !isAlive(grandchildPid), 'the crashed server\'s grandchild gone', 10_000);
+      await waitForState(s, 'running');
+      assert.notEqual(s.pid, pid);
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
   it('kills the whole process tree on stop', async () => {
     const { host } = createTestHost();
     const m = marker();
@@ -106,8 +123,30 @@ describe('failures: hangs and timeouts', function () {
       await host.apply({ h: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' } } });
       const s = host.require('h');
       assert.equal(s.state, 'error');
-      assert.match(s.message!, /Did not answer initialize within 2 s; the server was stopped/);
+      assert.match(s.message!, /Did not start within 1\.5 s \(no answer to initialize\); the server was stopped/);
       await waitFor(() => processesWith(m).length === 0, 'hung server killed', 5000);
+    } finally { await host.shutdown(); }
+  });
+
+  it('bounds the start by the declared startTimeout or timeout, not the host default, and never cancels initialize', async function () {
+    // The host default is 60 s: only the declared values can end these starts within the test's timeout.
+    this.timeout(20_000);
+    const { host, loggers } = createTestHost({}, { startTimeoutMs: 60_000 }, LogLevel.Trace);
+    const m = marker();
+    try {
+      const hang = { ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' } };
+      await host.apply({ byTimeout: { ...hang, timeout: 0.5 }, byStartTimeout: { ...hang, timeout: 600, startTimeout: 0.4 } });
+      assert.equal(host.require('byTimeout').state, 'error');
+      assert.match(host.require('byTimeout').message!, /^Did not start within 500 ms \(no answer to initialize\); the server was stopped\./);
+      assert.equal(host.require('byStartTimeout').state, 'error');
+      assert.match(host.require('byStartTimeout').message!, /^Did not start within 400 ms /);
+      for (const name of ['byTimeout', 'byStartTimeout']) {
+        const trace = loggers.get(name)!.text();
+        assert.match(trace, /→ \{"method":"initialize"/, 'the trace shows what the host sent');
+        // Spec (cancellation): the initialize request must not be cancelled by the client.
+        assert.doesNotMatch(trace, /notifications\/cancelled/);
+      }
+      await waitFor(() => processesWith(m).length === 0, 'hung servers killed', 5000);
     } finally { await host.shutdown(); }
   });
 

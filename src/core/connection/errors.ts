@@ -8,6 +8,13 @@ export class ServerError extends Error {
   }
 }
 
+/** "300 ms", "1.5 s", "60 s": a duration as a person reads it. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s < 10 ? Math.round(s * 10) / 10 : Math.round(s)} s`;
+}
+
 export function describeExit(exit: { code: number | null; signal: string | null } | undefined): string {
   if (!exit) return 'the connection closed';
   if (exit.signal) return `the process was killed by ${exit.signal}`;

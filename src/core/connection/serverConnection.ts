@@ -19,7 +19,7 @@ import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
-import { describeExit, ServerError, toServerError } from './errors';
+import { describeExit, formatDuration, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
@@ -57,6 +57,8 @@ export interface ConnectionOptions {
 export type { CallOptions, ToolCallOptions } from './requestPath';
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
+/** Largest delay `setTimeout` takes (a larger one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class ServerConnection extends Disposable {
   private client?: Client;
@@ -299,11 +301,21 @@ export class ServerConnection extends Disposable {
       const client = this.createClient();
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
+      // We time the start ourselves and close on expiry: the SDK's timeout would send
+      // notifications/cancelled for initialize, which the spec forbids.
+      const startTimeoutMs = this.startTimeoutMs();
+      let startTimedOut = false;
+      const startTimer = setTimeout(() => { startTimedOut = true; client.close().catch(() => {}); }, startTimeoutMs);
       try {
-        await client.connect(transport, { timeout: this.options.startTimeoutMs ?? 60_000 });
+        try { await client.connect(transport, { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
+        if (startTimedOut) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
+        if (startTimedOut) {
+          this.fail(`Did not start within ${formatDuration(startTimeoutMs)} (no answer to initialize); the server was stopped. Raise "startTimeout" if it needs longer.`);
+          return;
+        }
         const pending = findAuthorizationPending(err);
         if (pending && authRounds++ < 3) {
           // The user is signing in: wait for it outside the initialize timeout, then connect again.
@@ -468,11 +480,15 @@ export class ServerConnection extends Disposable {
   }
 
   private describeStartError(err: unknown, kind: string): string {
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return `Did not answer initialize within ${Math.round((this.options.startTimeoutMs ?? 60_000) / 1000)} s; the server was stopped.`;
     if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     if (cause === 'ECONNREFUSED') return `Could not connect: nothing is listening at ${(this._declaration as { url?: string }).url}.`;
     return `Could not start: ${errorText(err)}`;
+  }
+
+  /** Declared `startTimeout`, else the declared `timeout`, else the host's default. */
+  private startTimeoutMs(): number {
+    return this._declaration.startTimeoutMs ?? this._declaration.timeoutMs ?? this.options.startTimeoutMs ?? 60_000;
   }
 
   private notRunning(method: string): ServerError {

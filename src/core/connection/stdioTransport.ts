@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { terminateTree } from './processTree';
+import { killTree, terminateTree } from './processTree';
 import { planWindowsSpawn, type WindowsSpawnPlan } from './windowsCommand';
 
 export interface StdioLaunch {
@@ -21,6 +21,7 @@ export interface StdioLaunch {
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
 
 const MAX_LINE = 64 * 1024 * 1024;
+const GROUP_GRACE_MS = 2000;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -71,6 +72,11 @@ export class StdioTransport implements Transport {
         this.onerror?.(e);
       });
       child.once('spawn', () => resolve());
+      child.once('exit', () => {
+        // A crash (kill -9, out of memory) leaves the rest of the group running, reparented to
+        // init; stop() sweeps the group, and so must an exit nobody asked for.
+        if (!this.closing) void sweepGroup(child);
+      });
       child.once('close', (code, signal) => {
         this.exitInfo = { code, signal };
         this.child = undefined;
@@ -113,6 +119,13 @@ export class StdioTransport implements Transport {
     if (!exited) await terminateTree(child, 2000);
     else await terminateTree(child, 0);
   }
+}
+
+/** SIGTERM what is left of an exited leader's group, then SIGKILL whatever ignored it. */
+async function sweepGroup(child: ChildProcess): Promise<void> {
+  killTree(child, 'SIGTERM');
+  await new Promise(r => setTimeout(r, GROUP_GRACE_MS).unref());
+  killTree(child, 'SIGKILL');
 }
 
 function isFile(file: string): boolean {
