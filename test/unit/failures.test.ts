@@ -91,7 +91,7 @@ describe('failures: hangs and timeouts', function () {
   it('times out a hanging request, cancels it on the server, and keeps the connection', async () => {
     const { host } = createTestHost();
     try {
-      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.3 } });
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.3, startTimeout: 15 } });
       const s = host.require('h');
       await assert.rejects(s.callTool('hang', {}), /h: tools\/call timed out \(300 ms\); the request was cancelled/);
       const ac = new AbortController();
@@ -106,7 +106,7 @@ describe('failures: hangs and timeouts', function () {
   it('lets progress reset the timeout', async () => {
     const { host } = createTestHost();
     try {
-      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.4 } });
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.4, startTimeout: 15 } });
       const s = host.require('h');
       let n = 0;
       const r = await s.callTool('slow', { ms: 1200, progressEvery: 100 }, { onprogress: () => n++ });
