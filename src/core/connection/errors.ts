@@ -28,8 +28,13 @@ export function toServerError(server: string, method: string, err: unknown, clos
     switch (err.code) {
       case ErrorCode.ConnectionClosed:
         return new ServerError(server, `${method} failed: ${closedReason ?? 'the connection closed'} before the server answered`, err.code, { cause: err });
-      case ErrorCode.RequestTimeout:
-        return new ServerError(server, `${method} timed out (${String((err.data as { timeout?: number } | undefined)?.timeout ?? '?')} ms); the request was cancelled`, err.code, { cause: err });
+      case ErrorCode.RequestTimeout: {
+        // The SDK reports an abort as RequestTimeout too; only its own timer puts the timeout in `data`.
+        const timeout = (err.data as { timeout?: number } | undefined)?.timeout;
+        return timeout === undefined
+          ? new ServerError(server, `${method} was cancelled`, err.code, { cause: err })
+          : new ServerError(server, `${method} timed out after ${formatDuration(timeout)}; the request was cancelled`, err.code, { cause: err });
+      }
       default:
         return new ServerError(server, `${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, { cause: err });
     }

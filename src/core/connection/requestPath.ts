@@ -33,7 +33,7 @@ export interface RequestTarget {
   /** Why the last connection closed, for the error of a request it cut short. */
   closedReason(): string | undefined;
   /** The running client, waiting for a start in progress; throws a "not running" error for `method` otherwise. */
-  runningClient(method: string): Promise<Client>;
+  runningClient(method: string, opts: CallOptions): Promise<Client>;
   /** The client now (after {@link reinitialize}: the new one). */
   currentClient(): Client | undefined;
   /** Per-request timeout when the call sets none (ms). */
@@ -58,7 +58,7 @@ export function requestOptions(target: RequestTarget, opts: CallOptions): Reques
 
 /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
 export async function sendRequest<T>(target: RequestTarget, method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
-  const client = await target.runningClient(method);
+  const client = await target.runningClient(method, opts);
   const ro = requestOptions(target, opts);
   try {
     return await withAuthRetry(() => client.request({ method, params } as never, schema, ro)) as T;
@@ -70,15 +70,15 @@ export async function sendRequest<T>(target: RequestTarget, method: string, para
       const again = target.currentClient();
       if (!again) throw target.notRunning(method);
       try { return await withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
-      catch (e) { throw toServerError(target.name, method, e, target.closedReason()); }
+      catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason()); }
     }
-    throw toServerError(target.name, method, err, target.closedReason());
+    throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason());
   }
 }
 
 /** A tool call as a task: status goes to `onTaskStatus`, and aborting the signal sends `tasks/cancel`. */
 export async function callToolAsTask(target: RequestTarget, name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
-  const client = await target.runningClient('tools/call');
+  const client = await target.runningClient('tools/call', opts);
   const ro = { ...requestOptions(target, opts), task: {} };
   let taskId: string | undefined;
   const cancel = () => {
@@ -93,7 +93,7 @@ export async function callToolAsTask(target: RequestTarget, name: string, args: 
       } else if (m.type === 'result') {
         return m.result as CallToolResult;
       } else {
-        throw toServerError(target.name, 'tools/call (task)', opts.signal?.aborted ? Object.assign(new Error('aborted'), { name: 'AbortError' }) : m.error, target.closedReason());
+        throw toServerError(target.name, 'tools/call (task)', cancelledOr(m.error, opts), target.closedReason());
       }
     }
     throw new ServerError(target.name, `tools/call (task) for "${name}" ended without a result`);
@@ -114,6 +114,11 @@ export async function withAuthRetry<T>(send: () => Promise<T>): Promise<T> {
       await pending.authorization;
     }
   }
+}
+
+/** The SDK reports the caller's abort as a RequestTimeout: the caller's cancel is not a timeout. */
+function cancelledOr(err: unknown, opts: CallOptions): unknown {
+  return opts.signal?.aborted ? Object.assign(new Error('aborted', { cause: err }), { name: 'AbortError' }) : err;
 }
 
 export function errorText(e: unknown): string { return e instanceof Error ? e.message : String(e); }

@@ -22,7 +22,7 @@ import { OutputValidators } from '../catalog/outputValidators';
 import { describeExit, formatDuration, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
-import { StdioTransport } from './stdioTransport';
+import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
@@ -74,6 +74,8 @@ export class ServerConnection extends Disposable {
   private _trustRequirements: readonly TrustRequirement[] = [];
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
+  /** Between a crash and the end of the automatic restart that follows it. */
+  private restarting = false;
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
@@ -104,14 +106,14 @@ export class ServerConnection extends Disposable {
     this.requests = {
       name, logger: this.logger,
       closedReason: () => this.closedReason,
-      runningClient: async method => {
-        if (this._state === 'starting') await this.whenRunning();
+      runningClient: async (method, opts) => {
+        await this.ready(opts, method);
         const client = this.client;
         if (!client || this._state !== 'running') throw this.notRunning(method);
         return client;
       },
       currentClient: () => this.client,
-      defaultTimeoutMs: () => this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
+      defaultTimeoutMs: () => this.requestTimeoutMs(),
       maxTotalTimeoutMs: () => this.options.maxTotalTimeoutMs ?? 10 * 60_000,
       isExpiredSession: err => this.isExpiredSession(err),
       reinitialize: () => this.reinitialize(),
@@ -215,6 +217,32 @@ export class ServerConnection extends Disposable {
     });
   }
 
+  /**
+   * Resolves once the server runs. While it starts, or restarts after a crash, waits at most
+   * `timeoutMs` (default: its request timeout) and until `signal` aborts; otherwise rejects with an
+   * error that says why `method` cannot be sent (restarting, stopped, failed, cancelled).
+   */
+  async ready(opts: CallOptions = {}, method = 'the request'): Promise<void> {
+    if (this._state === 'running') return;
+    if (this._state !== 'starting') throw this.notRunning(method);
+    if (opts.signal?.aborted) throw toServerError(this.name, method, abortError());
+    const ms = opts.timeoutMs ?? this.requestTimeoutMs();
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        d.dispose();
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err); else resolve();
+      };
+      const d = this.onDidChangeState(e => { if (e.state !== 'starting') done(e.state === 'running' ? undefined : this.notRunning(method)); });
+      const timer = setTimeout(() => done(new ServerError(this.name,
+        `cannot send ${method}: the server is still ${this.restarting ? 'restarting' : 'starting'} after ${formatDuration(ms)}${this._message ? ` (${this._message})` : ''}.`,
+        ErrorCode.RequestTimeout)), ms);
+      const onAbort = () => done(toServerError(this.name, method, abortError()));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   // ---- requests -------------------------------------------------------------------------------
 
   /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
@@ -228,6 +256,8 @@ export class ServerConnection extends Disposable {
    * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
+    // The tool's definition (task support, output schema) is known only once a restart has listed it again.
+    await this.ready(opts, 'tools/call');
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
@@ -412,6 +442,7 @@ export class ServerConnection extends Disposable {
     }
     const msg = `${reason}; restarting in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
     this.logger.warn(`Server ${msg}`);
+    this.restarting = true;
     this.setState('starting', msg);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
@@ -480,10 +511,12 @@ export class ServerConnection extends Disposable {
   }
 
   private describeStartError(err: unknown, kind: string): string {
+    if (err instanceof LaunchError) return err.message;
     if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     if (cause === 'ECONNREFUSED') return `Could not connect: nothing is listening at ${(this._declaration as { url?: string }).url}.`;
-    return `Could not start: ${errorText(err)}`;
+    const text = errorText(err);
+    return /^Could not start\b/.test(text) ? text : `Could not start: ${text}`;
   }
 
   /** Declared `startTimeout`, else the declared `timeout`, else the host's default. */
@@ -492,8 +525,15 @@ export class ServerConnection extends Disposable {
   }
 
   private notRunning(method: string): ServerError {
-    const why = this._state === 'error' && this._message ? ` (${this._message})` : '';
-    return new ServerError(this.name, `cannot send ${method}: the server is ${this._state}${why}`, ErrorCode.ConnectionClosed);
+    const why = this._message ? `: ${this._message.replace(/\.$/, '')}` : '';
+    const state = this._state === 'error' ? `the server failed${why}`
+      : this._state === 'starting' ? (this.restarting ? `the server is restarting${why}` : 'the server is still starting')
+        : this._state === 'running' ? 'the connection closed' : `the server is stopped${why}`;
+    return new ServerError(this.name, `cannot send ${method}: ${state}.`, ErrorCode.ConnectionClosed);
+  }
+
+  private requestTimeoutMs(): number {
+    return this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
   }
 
   private isExpiredSession(err: unknown): boolean {
@@ -502,6 +542,7 @@ export class ServerConnection extends Disposable {
 
   private setState(state: ServerState, message?: string): void {
     const previous = this._state;
+    if (state !== 'starting') this.restarting = false;
     if (previous === state && this._message === message) return;
     this._state = state;
     this._message = message;
@@ -520,6 +561,8 @@ export class ServerConnection extends Disposable {
     super.dispose();
   }
 }
+
+function abortError(): Error { return Object.assign(new Error('aborted'), { name: 'AbortError' }); }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;
