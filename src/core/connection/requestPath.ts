@@ -8,7 +8,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { CallToolResultSchema, type CallToolResult, type Progress, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger';
 import { findAuthorizationPending } from '../auth';
-import { ServerError, toServerError } from './errors';
+import { describeNetworkError, ServerError, toServerError } from './errors';
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
@@ -44,6 +44,8 @@ export interface RequestTarget {
   /** Starts a new session in place of an expired one. */
   reinitialize(): Promise<void>;
   notRunning(method: string): ServerError;
+  /** `client` failed to reach its server: the connection decides whether it is gone. */
+  unreachable(client: Client, err: unknown): void;
 }
 
 export function requestOptions(target: RequestTarget, opts: CallOptions): RequestOptions {
@@ -72,6 +74,7 @@ export async function sendRequest<T>(target: RequestTarget, method: string, para
       try { return await withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
       catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason()); }
     }
+    if (describeNetworkError(err)) target.unreachable(client, err);
     throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason());
   }
 }

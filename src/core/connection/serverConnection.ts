@@ -19,7 +19,7 @@ import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
-import { describeExit, formatDuration, ServerError, toServerError } from './errors';
+import { describeExit, describeNetworkError, formatDuration, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
@@ -59,6 +59,9 @@ export type { CallOptions, ToolCallOptions } from './requestPath';
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 /** Largest delay `setTimeout` takes (a larger one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const PROBE_TIMEOUT_MS = 5000;
+/** What the Streamable HTTP transport reports when a response or listening stream breaks. */
+const STREAM_BROKE = /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/;
 
 export class ServerConnection extends Disposable {
   private client?: Client;
@@ -76,6 +79,7 @@ export class ServerConnection extends Disposable {
   private restartTimer?: NodeJS.Timeout;
   /** Between a crash and the end of the automatic restart that follows it. */
   private restarting = false;
+  private probing = false;
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
@@ -118,6 +122,7 @@ export class ServerConnection extends Disposable {
       isExpiredSession: err => this.isExpiredSession(err),
       reinitialize: () => this.reinitialize(),
       notRunning: method => this.notRunning(method),
+      unreachable: (client, err) => this.connectionLost(this.generation, client, err),
     };
     this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c), this.logger, options.listChangedDebounceMs));
     this._register(this.catalog.onDidChange(kind => {
@@ -363,6 +368,10 @@ export class ServerConnection extends Disposable {
           this.logger.info(`Streamable HTTP was refused (HTTP ${err.code}); trying the legacy HTTP+SSE transport`);
           continue;
         }
+        if (this.restarting && launch.type !== 'stdio' && describeNetworkError(err)) {
+          this.onCrash(gen, `the server is still unreachable (${describeNetworkError(err, launch.url.href)})`);
+          return;
+        }
         if (inner instanceof StdioTransport && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
           this.onCrash(gen, `exited during initialization: ${describeExit(inner.exitInfo)}`);
           return;
@@ -377,7 +386,10 @@ export class ServerConnection extends Disposable {
       this._protocolVersion = transport.protocolVersion;
       this._pid = inner instanceof StdioTransport ? inner.pid : undefined;
       client.onclose = () => this.onClosed(gen, inner);
-      client.onerror = e => this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
+      client.onerror = e => {
+        this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
+        if (kind !== 'stdio' && (describeNetworkError(e) || STREAM_BROKE.test(errorText(e)))) this.probeConnection(gen, client, e);
+      };
       const info = client.getServerVersion();
       this.logger.info(`Connected to ${info?.title ?? info?.name ?? this.name} ${info?.version ?? ''} (protocol ${this._protocolVersion ?? '?'})`);
       const catalogAuthError = await loadCatalogs(this.catalog, client.getServerCapabilities() ?? {}, this.logger, () => this.secrets, () => gen === this.generation);
@@ -419,6 +431,29 @@ export class ServerConnection extends Disposable {
     client.setLoggingLevel(level).catch(e => this.logger.debug(`logging/setLevel failed: ${errorText(e)}`));
   }
 
+  /**
+   * An HTTP server went away (refused, dropped, unreachable): what is in flight fails with the
+   * reason, and we reconnect with the crash backoff, without the user.
+   */
+  private connectionLost(gen: number, client: Client, err: unknown): void {
+    if (gen !== this.generation || this._state !== 'running' || this.client !== client || this._transportKind === 'stdio') return;
+    const url = (this._declaration as { url?: string }).url;
+    this.onCrash(gen, `the connection to the server was lost (${describeNetworkError(err, url) ?? errorText(err)})`);
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+  }
+
+  /** A stream broke: a server that no longer answers a ping is gone. One probe at a time. */
+  private probeConnection(gen: number, client: Client, trigger: Error): void {
+    if (this.probing || this.client !== client || this._transportKind === 'stdio') return;
+    this.probing = true;
+    client.ping({ timeout: PROBE_TIMEOUT_MS })
+      .catch(err => {
+        if (describeNetworkError(err) || (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
+      })
+      .finally(() => { this.probing = false; });
+  }
+
   private onClosed(gen: number, inner: Transport): void {
     if (gen !== this.generation || this._state !== 'running') return;
     const reason = inner instanceof StdioTransport ? describeExit(inner.exitInfo) : 'the connection closed';
@@ -436,11 +471,12 @@ export class ServerConnection extends Disposable {
     if (delay === undefined) {
       const opts = this.restartPolicy.options;
       this.fail(opts.maxRestarts > 0
-        ? `Stopped after ${opts.maxRestarts} automatic restarts within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`
+        ? `Stopped after ${opts.maxRestarts} automatic ${opts.maxRestarts === 1 ? 'restart' : 'restarts'} within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`
         : `The server stopped: ${reason}. Automatic restart is off; check the log and start it again.`);
       return;
     }
-    const msg = `${reason}; restarting in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
+    const verb = this._transportKind === 'stdio' || this._transportKind === undefined ? 'restarting' : 'reconnecting';
+    const msg = `${reason}; ${verb} in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
     this.logger.warn(`Server ${msg}`);
     this.restarting = true;
     this.setState('starting', msg);
@@ -513,8 +549,8 @@ export class ServerConnection extends Disposable {
   private describeStartError(err: unknown, kind: string): string {
     if (err instanceof LaunchError) return err.message;
     if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    if (cause === 'ECONNREFUSED') return `Could not connect: nothing is listening at ${(this._declaration as { url?: string }).url}.`;
+    const network = describeNetworkError(err, (this._declaration as { url?: string }).url);
+    if (network) return `Could not connect: ${network}.`;
     const text = errorText(err);
     return /^Could not start\b/.test(text) ? text : `Could not start: ${text}`;
   }
