@@ -4,7 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, ListPromptsResultSchema, ListResourcesResultSchema,
+  CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ErrorCode, ElicitRequestSchema, ListPromptsResultSchema, ListResourcesResultSchema,
   ListResourceTemplatesResultSchema, ListRootsRequestSchema, ListToolsResultSchema, LoggingMessageNotificationSchema, McpError,
   PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
   type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool,
@@ -97,7 +97,10 @@ export function fetchCatalogPage<K extends CatalogKind>(send: ListRequest, kind:
   switch (kind) {
     case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', ListToolsResultSchema).then(r => ({ items: r.tools as CatalogItems[K][], nextCursor: r.nextCursor }));
     case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', ListResourcesResultSchema).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
-    case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', ListResourceTemplatesResultSchema).then(r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }));
+    case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', ListResourceTemplatesResultSchema).then(
+      r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }),
+      // Templates are optional within the resources capability: a server without them has none, which is no failure.
+      e => { if ((e as { code?: unknown }).code === ErrorCode.MethodNotFound) return { items: [] }; throw e; });
     default: return call<{ prompts: CatalogItems['prompts'][]; nextCursor?: string }>('prompts/list', ListPromptsResultSchema).then(r => ({ items: r.prompts as CatalogItems[K][], nextCursor: r.nextCursor }));
   }
 }
