@@ -140,6 +140,11 @@ export class ServerConnection extends Disposable {
 
   get declaration(): ServerDeclaration { return this._declaration; }
   get state(): ServerState { return this._state; }
+  /** In `starting` after a crash: `restarting` (a process) or `reconnecting` (an HTTP server that went away). */
+  get recovery(): 'restarting' | 'reconnecting' | undefined {
+    if (!this.restarting) return undefined;
+    return this._transportKind === 'http' || this._transportKind === 'sse' ? 'reconnecting' : 'restarting';
+  }
   /** The reason for the current state (error text, restart countdown), if any. */
   get message(): string | undefined { return this._message; }
   get serverInfo(): Implementation | undefined { return this.client?.getServerVersion(); }
@@ -475,10 +480,10 @@ export class ServerConnection extends Disposable {
         : `The server stopped: ${reason}. Automatic restart is off; check the log and start it again.`);
       return;
     }
-    const verb = this._transportKind === 'stdio' || this._transportKind === undefined ? 'restarting' : 'reconnecting';
+    this.restarting = true;
+    const verb = this.recovery;
     const msg = `${reason}; ${verb} in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
     this.logger.warn(`Server ${msg}`);
-    this.restarting = true;
     this.setState('starting', msg);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
