@@ -27,6 +27,27 @@ describe('servers from settings', function () {
     assert.equal(textOf(await ev.callTool('echo', { message: 'from VS Code' })), 'Echo: from VS Code');
   });
 
+  it('words counts with singular and plural, and shows server-provided names without control or bidi characters', async () => {
+    const a = await declareServers({ sloppy: nodeServer(fixture('sloppy')) });
+    const s = a.host.require('sloppy');
+    await waitState(s, 'running');
+    const item = (await serverItems(a)).find(i => i.label === 'sloppy')!;
+    assert.equal(item.description, 'stdio · 4 tools, 1 resource, 1 prompt');
+    // The prompt's title arrives as ESC[1mBold ESC[0m U+2066 greet U+2069 U+200B.
+    const serverNode = ((await a.serversView.getChildren()) ?? []).find(n => (n as { name?: string }).name === 'sloppy')!;
+    const [prompt] = (await a.serversView.getChildren(serverNode)) ?? [];
+    const promptItem = await a.serversView.getTreeItem(prompt);
+    assert.equal(promptItem.label, 'Bold greet');
+    const resources = a.resourcesView!;
+    const resServer = await waitFor(async () => ((await resources.getChildren()) ?? []).find(n => (n as { server?: string }).server === 'sloppy'), 10_000, 'sloppy in the Resources view');
+    assert.equal((await resources.getTreeItem(resServer)).description, '1 resource');
+    const [resource] = (await resources.getChildren(resServer)) ?? [];
+    const resourceItem = await resources.getTreeItem(resource);
+    // The name arrives as ESC[31m red ESC[0m " one " U+202E "exe.txt" U+202C.
+    assert.equal(resourceItem.label, 'red one exe.txt');
+    assert.doesNotMatch(String((resourceItem.tooltip as vscode.MarkdownString).value), /[\u001b\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('restarts only the server whose declaration changed', async () => {
     const a = await declareServers({ one: nodeServer(fixture('crashing')), two: nodeServer(fixture('crashing')) });
     await waitState(a.host.require('one'), 'running');
@@ -75,6 +96,28 @@ describe('servers from settings', function () {
       await vscode.commands.executeCommand('mcpHost.startServer', 'fragile');
       assert.equal(s.state, 'running');
     } finally { sub.dispose(); }
+  });
+
+  it('a language-model tool call made while a crashed server restarts waits for the restart; the view says "restarting…"', async () => {
+    await setSetting('mcpHost.autoRestart.maxRestarts', 3);
+    await setSetting('mcpHost.autoRestart.initialDelay', 2);
+    await setSetting('mcpHost.tools.autoApprove', ['phoenix/*']);
+    try {
+      const a = await declareServers({ phoenix: nodeServer(fixture('crashing')) });
+      const s = a.host.require('phoenix');
+      await waitState(s, 'running');
+      process.kill(s.pid!, 'SIGKILL');
+      await waitFor(() => s.state === 'starting' && s.recovery === 'restarting', 10_000, 'the restart countdown');
+      const item = (await serverItems(a)).find(i => i.label === 'phoenix')!;
+      assert.equal(item.description, 'restarting… the process was killed by SIGKILL; restarting in 2 s (attempt 1 of 3)');
+      // The catalogue is empty until the restart lists it again: the call must wait, not hear "no tool named echo".
+      const r = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'phoenix', tool: 'echo', arguments: { text: 'after the restart' } }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const said = r.content.map(p => p instanceof vscode.LanguageModelTextPart ? p.value : '').join('');
+      assert.equal(said, 'after the restart');
+      assert.equal(s.state, 'running');
+    } finally {
+      await setSetting('mcpHost.tools.autoApprove', undefined);
+    }
   });
 
   it('starts, stops and restarts servers through the commands', async () => {

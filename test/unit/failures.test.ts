@@ -52,6 +52,56 @@ describe('failures: crashes', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('kills the rest of the process group when the server dies by kill -9 (no orphans)', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_SPAWN_GRANDCHILD: '1' } } });
+      const s = host.require('c');
+      const { pid, grandchildPid } = JSON.parse(text(await s.callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      assert.ok(isAlive(pid) && isAlive(grandchildPid));
+      // The attacker's (or the OOM killer's) move: the leader dies without a chance to clean up.
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => !isAlive(grandchildPid), 'the crashed server\'s grandchild gone', 10_000);
+      await waitForState(s, 'running');
+      assert.notEqual(s.pid, pid);
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('a call made while a crashed server restarts waits for the restart and gets the restarted server\'s answer', async () => {
+    const { host } = createTestHost({}, { restart: { maxRestarts: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 300 } });
+    try {
+      await host.apply({ c: node(fixtureServer('crashing')) });
+      const s = host.require('c');
+      await assert.rejects(s.callTool('crash', {}));
+      assert.equal(s.state, 'starting');
+      assert.equal(s.tool('echo'), undefined, 'the catalogue is empty until the restart lists it again');
+      assert.equal(text(await s.callTool('echo', { text: 'after restart' })), 'after restart');
+      assert.equal(s.state, 'running');
+    } finally { await host.shutdown(); }
+  });
+
+  it('a call made while a crashed server restarts fails after its timeout saying the server is restarting', async () => {
+    // A restart far off: the call's own timeout must end the wait, with words that say why.
+    const { host } = createTestHost({}, { restart: { maxRestarts: 3, windowMs: 60_000, baseDelayMs: 20_000, maxDelayMs: 20_000 } });
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing')), timeout: 0.5, startTimeout: 15 } });
+      const s = host.require('c');
+      await assert.rejects(s.callTool('crash', {}));
+      assert.equal(s.state, 'starting');
+      await assert.rejects(s.callTool('echo', { text: 'x' }), (e: Error) => {
+        assert.match(e.message, /^c: cannot send tools\/call: the server is still restarting after 500 ms \(the process exited with code 1; restarting in 20 s \(attempt 1 of 3\)\)\.$/);
+        return true;
+      });
+      const ac = new AbortController();
+      const p = s.readResource('x://y', { signal: ac.signal });
+      ac.abort();
+      await assert.rejects(p, /^Error: c: resources\/read was cancelled$|c: resources\/read was cancelled/);
+      assert.equal(s.state, 'starting');
+    } finally { await host.shutdown(); }
+  });
+
   it('kills the whole process tree on stop', async () => {
     const { host } = createTestHost();
     const m = marker();
@@ -74,13 +124,14 @@ describe('failures: hangs and timeouts', function () {
   it('times out a hanging request, cancels it on the server, and keeps the connection', async () => {
     const { host } = createTestHost();
     try {
-      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.3 } });
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.3, startTimeout: 15 } });
       const s = host.require('h');
-      await assert.rejects(s.callTool('hang', {}), /h: tools\/call timed out \(300 ms\); the request was cancelled/);
+      await assert.rejects(s.callTool('hang', {}), /h: tools\/call timed out after 300 ms; the request was cancelled/);
       const ac = new AbortController();
       const p = s.callTool('hang', {}, { signal: ac.signal, timeoutMs: 10_000 });
       setTimeout(() => ac.abort(), 100);
-      await assert.rejects(p);
+      // The caller's cancel is not a timeout.
+      await assert.rejects(p, (e: Error) => { assert.equal(e.message, 'h: tools/call was cancelled'); return true; });
       await waitFor(async () => (JSON.parse(text(await s.callTool('cancelled-count', {}))) as { hangCancelled: number }).hangCancelled === 2, 'both cancellations seen by the server');
       assert.equal(s.state, 'running');
     } finally { await host.shutdown(); }
@@ -89,7 +140,7 @@ describe('failures: hangs and timeouts', function () {
   it('lets progress reset the timeout', async () => {
     const { host } = createTestHost();
     try {
-      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.4 } });
+      await host.apply({ h: { ...node(fixtureServer('hanging')), timeout: 0.4, startTimeout: 15 } });
       const s = host.require('h');
       let n = 0;
       const r = await s.callTool('slow', { ms: 1200, progressEvery: 100 }, { onprogress: () => n++ });
@@ -106,8 +157,30 @@ describe('failures: hangs and timeouts', function () {
       await host.apply({ h: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' } } });
       const s = host.require('h');
       assert.equal(s.state, 'error');
-      assert.match(s.message!, /Did not answer initialize within 2 s; the server was stopped/);
+      assert.match(s.message!, /Did not start within 1\.5 s \(no answer to initialize\); the server was stopped/);
       await waitFor(() => processesWith(m).length === 0, 'hung server killed', 5000);
+    } finally { await host.shutdown(); }
+  });
+
+  it('bounds the start by the declared startTimeout or timeout, not the host default, and never cancels initialize', async function () {
+    // The host default is 60 s: only the declared values can end these starts within the test's timeout.
+    this.timeout(20_000);
+    const { host, loggers } = createTestHost({}, { startTimeoutMs: 60_000 }, LogLevel.Trace);
+    const m = marker();
+    try {
+      const hang = { ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' } };
+      await host.apply({ byTimeout: { ...hang, timeout: 0.5 }, byStartTimeout: { ...hang, timeout: 600, startTimeout: 0.4 } });
+      assert.equal(host.require('byTimeout').state, 'error');
+      assert.match(host.require('byTimeout').message!, /^Did not start within 500 ms \(no answer to initialize\); the server was stopped\./);
+      assert.equal(host.require('byStartTimeout').state, 'error');
+      assert.match(host.require('byStartTimeout').message!, /^Did not start within 400 ms /);
+      for (const name of ['byTimeout', 'byStartTimeout']) {
+        const trace = loggers.get(name)!.text();
+        assert.match(trace, /→ \{"method":"initialize"/, 'the trace shows what the host sent');
+        // Spec (cancellation): the initialize request must not be cancelled by the client.
+        assert.doesNotMatch(trace, /notifications\/cancelled/);
+      }
+      await waitFor(() => processesWith(m).length === 0, 'hung servers killed', 5000);
     } finally { await host.shutdown(); }
   });
 
@@ -184,7 +257,25 @@ describe('failures: noise, logs and environment', function () {
       const s = host.require('missing');
       assert.equal(s.state, 'error');
       assert.match(s.message!, /command not found/);
-      await assert.rejects(s.callTool('x'), /missing: cannot send tools\/call: the server is error/);
+      assert.equal(s.message, 'Could not start "definitely-not-a-command-xyz": command not found. Check that it is installed and on PATH.');
+      await assert.rejects(s.callTool('x'), /missing: cannot send tools\/call: the server failed: Could not start "definitely-not-a-command-xyz": command not found/);
+    } finally { await host.shutdown(); }
+  });
+
+  it('says which part of the launch is wrong: a missing cwd is not a missing command, an oversized argument list is named', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({
+        noCwd: { ...node(fixtureServer('noisy')), cwd: '/nonexistent-mcp-host-dir' },
+        hugeArgs: node(fixtureServer('noisy'), 'x'.repeat(300_000)),
+      });
+      const noCwd = host.require('noCwd');
+      assert.equal(noCwd.state, 'error');
+      assert.equal(noCwd.message, `Could not start "${process.execPath}": the working directory (cwd) "/nonexistent-mcp-host-dir" does not exist.`);
+      const huge = host.require('hugeArgs');
+      assert.equal(huge.state, 'error');
+      assert.match(huge.message!, /^Could not start ".*": its arguments and environment are too long for the system \(2 arguments, about \d+ KB with the environment\)\. Shorten "args" or "env"\.$/);
+      assert.doesNotMatch(huge.message!, /E2BIG|Could not start: Could not start/);
     } finally { await host.shutdown(); }
   });
 });

@@ -8,7 +8,7 @@ import { parseSandbox } from './sandboxDecl';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
-const COMMON_FIELDS = new Set(['disabled', 'timeout', 'description', 'dev', 'gallery', 'version']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'dev', 'gallery', 'version']);
 
 export function parseServers(raw: unknown): ParseResult {
   const servers: ServerDeclaration[] = [];
@@ -62,6 +62,11 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     if (typeof v.timeout !== 'number' || !Number.isFinite(v.timeout) || v.timeout <= 0) error('"timeout" must be a positive number of seconds.', 'timeout');
     else timeoutMs = Math.round(v.timeout * 1000);
   }
+  let startTimeoutMs: number | undefined;
+  if (v.startTimeout !== undefined) {
+    if (typeof v.startTimeout !== 'number' || !Number.isFinite(v.startTimeout) || v.startTimeout <= 0) error('"startTimeout" must be a positive number of seconds.', 'startTimeout');
+    else startTimeoutMs = Math.round(v.startTimeout * 1000);
+  }
 
   const allowed = type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS;
   for (const key of Object.keys(v)) {
@@ -71,7 +76,7 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   }
 
   const checkVars = (field: string, s: string) => { for (const m of checkVariables(s)) error(`${field}: ${m}.`, field); };
-  const base = { name, disabled: disabled === true, timeoutMs };
+  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}) };
 
   if (type === 'stdio') {
     if (typeof v.command !== 'string' || !v.command.trim()) {

@@ -8,6 +8,8 @@ interface DeclarationBase {
   readonly disabled: boolean;
   /** Per-request timeout in milliseconds (settings give seconds). */
   readonly timeoutMs?: number;
+  /** Bound on starting the process (or connecting) and the `initialize` answer (ms); else `timeoutMs` bounds it. */
+  readonly startTimeoutMs?: number;
 }
 
 export interface StdioDeclaration extends DeclarationBase {

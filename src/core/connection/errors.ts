@@ -8,10 +8,42 @@ export class ServerError extends Error {
   }
 }
 
+/** "300 ms", "1.5 s", "60 s": a duration as a person reads it. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s < 10 ? Math.round(s * 10) / 10 : Math.round(s)} s`;
+}
+
 export function describeExit(exit: { code: number | null; signal: string | null } | undefined): string {
   if (!exit) return 'the connection closed';
   if (exit.signal) return `the process was killed by ${exit.signal}`;
   return `the process exited with code ${exit.code}`;
+}
+
+const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE))/;
+
+/**
+ * Why a connection to an HTTP server failed, in words, from the error codes in the `cause` chain
+ * that `fetch failed` hides; `undefined` when the error is not a network failure.
+ */
+export function describeNetworkError(err: unknown, url?: string): string | undefined {
+  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    const host = url ? safeHost(url) : undefined;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `the host name ${host ? `"${host}" ` : ''}could not be resolved (DNS: ${code})`;
+    if (code === 'ECONNREFUSED') return `connection refused: nothing is listening${url ? ` at ${url}` : ''}`;
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return `the server dropped the connection (${code})`;
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `the connection timed out (${code})`;
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `the host is unreachable (${code})`;
+    if (TLS_CODES.test(code)) return `the TLS certificate was refused (${code}: ${(e as Error).message})`;
+  }
+  return undefined;
+}
+
+function safeHost(url: string): string | undefined {
+  try { return new URL(url).hostname; } catch { return undefined; }
 }
 
 /** Maps SDK errors from a request into {@link ServerError}s that say what happened in user terms. */
@@ -21,13 +53,20 @@ export function toServerError(server: string, method: string, err: unknown, clos
     switch (err.code) {
       case ErrorCode.ConnectionClosed:
         return new ServerError(server, `${method} failed: ${closedReason ?? 'the connection closed'} before the server answered`, err.code, { cause: err });
-      case ErrorCode.RequestTimeout:
-        return new ServerError(server, `${method} timed out (${String((err.data as { timeout?: number } | undefined)?.timeout ?? '?')} ms); the request was cancelled`, err.code, { cause: err });
+      case ErrorCode.RequestTimeout: {
+        // The SDK reports an abort as RequestTimeout too; only its own timer puts the timeout in `data`.
+        const timeout = (err.data as { timeout?: number } | undefined)?.timeout;
+        return timeout === undefined
+          ? new ServerError(server, `${method} was cancelled`, err.code, { cause: err })
+          : new ServerError(server, `${method} timed out after ${formatDuration(timeout)}; the request was cancelled`, err.code, { cause: err });
+      }
       default:
         return new ServerError(server, `${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, { cause: err });
     }
   }
   if (err instanceof Error && err.name === 'AbortError') return new ServerError(server, `${method} was cancelled`, ErrorCode.RequestTimeout, { cause: err });
+  const network = describeNetworkError(err);
+  if (network) return new ServerError(server, `${method} failed: could not reach the server: ${network}`, ErrorCode.ConnectionClosed, { cause: err });
   const msg = err instanceof Error ? err.message : String(err);
   return new ServerError(server, `${method} failed: ${msg}`, undefined, { cause: err });
 }

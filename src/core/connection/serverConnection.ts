@@ -3,33 +3,31 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema, CompleteResultSchema, CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, EmptyResultSchema, ErrorCode,
-  GetPromptResultSchema, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, ListRootsRequestSchema,
-  ListToolsResultSchema, LoggingMessageNotificationSchema, McpError, PromptListChangedNotificationSchema, ReadResourceResultSchema,
-  ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
-  type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
-  type Progress, type ReadResourceResult, type ServerCapabilities, type Task, type Tool,
+  CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, ErrorCode, GetPromptResultSchema, McpError, ReadResourceResultSchema,
+  type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
+  type ReadResourceResult, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
 import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
-import { logMcpMessage, nullLogger, redact, toMcpLevel, type Logger, type McpLogLevel } from '../logger';
-import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
-import { ServerCatalog, type CatalogItems, type CatalogKind, type Page } from '../catalog/serverCatalog';
+import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
+import type { HostPorts, ServerRef } from '../ports';
+import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
-import { describeExit, ServerError, toServerError } from './errors';
+import { describeExit, describeNetworkError, formatDuration, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
-import { StdioTransport } from './stdioTransport';
+import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
+import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -60,22 +58,14 @@ export interface ConnectionOptions {
   readonly limits?: Partial<ServerLimits>;
 }
 
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  readonly onprogress?: (progress: Progress) => void;
-  /** Overrides the server's timeout for this request (ms). */
-  readonly timeoutMs?: number;
-}
+export type { CallOptions, ToolCallOptions } from './requestPath';
 
-export interface ToolCallOptions extends CallOptions {
-  /** Run tools with `taskSupport: optional` as tasks too. */
-  readonly preferTask?: boolean;
-  /** Task status updates (`working`, `input_required`, … with `statusMessage`) of a task-augmented call. */
-  readonly onTaskStatus?: (task: Task) => void;
-}
-
-const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
+/** Largest delay `setTimeout` takes (a larger one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const PROBE_TIMEOUT_MS = 5000;
+/** What the Streamable HTTP transport reports when a response or listening stream breaks. */
+const STREAM_BROKE = /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/;
 
 export class ServerConnection extends Disposable {
   private client?: Client;
@@ -91,6 +81,9 @@ export class ServerConnection extends Disposable {
   private _trustRequirements: readonly TrustRequirement[] = [];
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
+  /** Between a crash and the end of the automatic restart that follows it. */
+  private restarting = false;
+  private probing = false;
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
@@ -113,6 +106,9 @@ export class ServerConnection extends Disposable {
   /** `notifications/elicitation/complete`: the URL elicitation with this id finished out of band. */
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
 
+  /** The request path's view of this connection. */
+  private readonly requests: RequestTarget;
+
   constructor(readonly name: string, private _declaration: ServerDeclaration, private readonly options: ConnectionOptions) {
     super();
     this.logger = options.logger ?? nullLogger;
@@ -120,7 +116,24 @@ export class ServerConnection extends Disposable {
     this.validators = new OutputValidators(this.logger);
     this.budget = new ServerBudget(this.logger, options.limits);
     this._register({ dispose: () => this.budget.dispose() });
-    this.catalog = this._register(new ServerCatalog((k, c) => this.fetchPage(k, c), this.logger, options.listChangedDebounceMs, this.budget.limits));
+    this.requests = {
+      name, logger: this.logger,
+      closedReason: () => this.closedReason,
+      runningClient: async (method, opts) => {
+        await this.ready(opts, method);
+        const client = this.client;
+        if (!client || this._state !== 'running') throw this.notRunning(method);
+        return client;
+      },
+      currentClient: () => this.client,
+      defaultTimeoutMs: () => this.requestTimeoutMs(),
+      maxTotalTimeoutMs: () => this.options.maxTotalTimeoutMs ?? 10 * 60_000,
+      isExpiredSession: err => this.isExpiredSession(err),
+      reinitialize: () => this.reinitialize(),
+      notRunning: method => this.notRunning(method),
+      unreachable: (client, err) => this.connectionLost(this.generation, client, err),
+    };
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c), this.logger, options.listChangedDebounceMs, this.budget.limits));
     this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => {
       if (kind !== 'tools') return;
@@ -137,6 +150,11 @@ export class ServerConnection extends Disposable {
 
   get declaration(): ServerDeclaration { return this._declaration; }
   get state(): ServerState { return this._state; }
+  /** In `starting` after a crash: `restarting` (a process) or `reconnecting` (an HTTP server that went away). */
+  get recovery(): 'restarting' | 'reconnecting' | undefined {
+    if (!this.restarting) return undefined;
+    return this._transportKind === 'http' || this._transportKind === 'sse' ? 'reconnecting' : 'restarting';
+  }
   /** The reason for the current state (error text, restart countdown), if any. */
   get message(): string | undefined { return this._message; }
   get serverInfo(): Implementation | undefined { return this.client?.getServerVersion(); }
@@ -221,34 +239,37 @@ export class ServerConnection extends Disposable {
     });
   }
 
+  /**
+   * Resolves once the server runs. While it starts, or restarts after a crash, waits at most
+   * `timeoutMs` (default: its request timeout) and until `signal` aborts; otherwise rejects with an
+   * error that says why `method` cannot be sent (restarting, stopped, failed, cancelled).
+   */
+  async ready(opts: CallOptions = {}, method = 'the request'): Promise<void> {
+    if (this._state === 'running') return;
+    if (this._state !== 'starting') throw this.notRunning(method);
+    if (opts.signal?.aborted) throw toServerError(this.name, method, abortError());
+    const ms = opts.timeoutMs ?? this.requestTimeoutMs();
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        d.dispose();
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err); else resolve();
+      };
+      const d = this.onDidChangeState(e => { if (e.state !== 'starting') done(e.state === 'running' ? undefined : this.notRunning(method)); });
+      const timer = setTimeout(() => done(new ServerError(this.name,
+        `cannot send ${method}: the server is still ${this.restarting ? 'restarting' : 'starting'} after ${formatDuration(ms)}${this._message ? ` (${this._message})` : ''}.`,
+        ErrorCode.RequestTimeout)), ms);
+      const onAbort = () => done(toServerError(this.name, method, abortError()));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   // ---- requests -------------------------------------------------------------------------------
 
   /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
-  async request<T>(method: string, params: Record<string, unknown> | undefined, schema: Parameters<Client['request']>[1], opts: CallOptions = {}): Promise<T> {
-    if (this._state === 'starting') await this.whenRunning();
-    const client = this.client;
-    if (!client || this._state !== 'running') throw this.notRunning(method);
-    const ro: RequestOptions = {
-      signal: opts.signal,
-      onprogress: opts.onprogress,
-      timeout: opts.timeoutMs ?? this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
-    };
-    try {
-      return await this.withAuthRetry(() => client.request({ method, params } as never, schema, ro)) as T;
-    } catch (err) {
-      if (this.isExpiredSession(err) && client === this.client) {
-        // Spec: a 404 for our session id means the server dropped it; start a new session and retry once.
-        this.logger.info('HTTP session expired (404); re-initializing');
-        await this.reinitialize();
-        const again = this.client;
-        if (!again) throw this.notRunning(method);
-        try { return await this.withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
-        catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
-      }
-      throw toServerError(this.name, method, err, this.closedReason);
-    }
+  request<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+    return sendRequest<T>(this.requests, method, params, schema, opts);
   }
 
   /**
@@ -257,10 +278,12 @@ export class ServerConnection extends Disposable {
    * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
+    // The tool's definition (task support, output schema) is known only once a restart has listed it again.
+    await this.ready(opts, 'tools/call');
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
-      ? await this.callToolAsTask(name, args, opts)
+      ? await callToolAsTask(this.requests, name, args, opts)
       : await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
@@ -271,37 +294,6 @@ export class ServerConnection extends Disposable {
 
   private supportsToolTasks(): boolean {
     return !!(this.capabilities as { tasks?: { requests?: { tools?: { call?: object } } } } | undefined)?.tasks?.requests?.tools?.call;
-  }
-
-  private async callToolAsTask(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
-    if (this._state === 'starting') await this.whenRunning();
-    const client = this.client;
-    if (!client || this._state !== 'running') throw this.notRunning('tools/call');
-    const ro = {
-      signal: opts.signal, onprogress: opts.onprogress, task: {},
-      timeout: opts.timeoutMs ?? this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
-      resetTimeoutOnProgress: true, maxTotalTimeout: this.options.maxTotalTimeoutMs ?? 10 * 60_000,
-    };
-    let taskId: string | undefined;
-    const cancel = () => {
-      if (taskId) client.experimental.tasks.cancelTask(taskId).catch(e => this.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
-    };
-    opts.signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, ro)) {
-        if (m.type === 'taskCreated' || m.type === 'taskStatus') {
-          taskId = m.task.taskId;
-          opts.onTaskStatus?.(m.task);
-        } else if (m.type === 'result') {
-          return m.result as CallToolResult;
-        } else {
-          throw toServerError(this.name, 'tools/call (task)', opts.signal?.aborted ? Object.assign(new Error('aborted'), { name: 'AbortError' }) : m.error, this.closedReason);
-        }
-      }
-      throw new ServerError(this.name, `tools/call (task) for "${name}" ended without a result`);
-    } finally {
-      opts.signal?.removeEventListener('abort', cancel);
-    }
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
@@ -390,11 +382,21 @@ export class ServerConnection extends Disposable {
       const client = this.createClient();
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
+      // We time the start ourselves and close on expiry: the SDK's timeout would send
+      // notifications/cancelled for initialize, which the spec forbids.
+      const startTimeoutMs = this.startTimeoutMs();
+      let startTimedOut = false;
+      const startTimer = setTimeout(() => { startTimedOut = true; client.close().catch(() => {}); }, startTimeoutMs);
       try {
-        await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: this.options.startTimeoutMs ?? 60_000 });
+        try { await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
+        if (startTimedOut) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
+        if (startTimedOut) {
+          this.fail(`Did not start within ${formatDuration(startTimeoutMs)} (no answer to initialize); the server was stopped. Raise "startTimeout" if it needs longer.`);
+          return;
+        }
         const pending = findAuthorizationPending(err);
         if (pending && authRounds++ < 3) {
           // The user is signing in: wait for it outside the initialize timeout, then connect again.
@@ -412,6 +414,10 @@ export class ServerConnection extends Disposable {
           this.logger.info(`Streamable HTTP was refused (HTTP ${err.code}); trying the legacy HTTP+SSE transport`);
           continue;
         }
+        if (this.restarting && launch.type !== 'stdio' && describeNetworkError(err)) {
+          this.onCrash(gen, `the server is still unreachable (${describeNetworkError(err, launch.url.href)})`);
+          return;
+        }
         if (inner instanceof StdioTransport && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
           this.onCrash(gen, `exited during initialization: ${describeExit(inner.exitInfo)}`);
           return;
@@ -426,10 +432,13 @@ export class ServerConnection extends Disposable {
       this._protocolVersion = transport.protocolVersion;
       this._pid = inner instanceof StdioTransport ? inner.pid : undefined;
       client.onclose = () => this.onClosed(gen, inner);
-      client.onerror = e => this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
+      client.onerror = e => {
+        this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
+        if (kind !== 'stdio' && (describeNetworkError(e) || STREAM_BROKE.test(errorText(e)))) this.probeConnection(gen, client, e);
+      };
       const info = client.getServerVersion();
       this.logger.info(`Connected to ${info?.title ?? info?.name ?? this.name} ${info?.version ?? ''} (protocol ${this._protocolVersion ?? '?'})`);
-      const catalogAuthError = await this.loadCatalogs(gen);
+      const catalogAuthError = await loadCatalogs(this.catalog, client.getServerCapabilities() ?? {}, this.logger, () => this.secrets, () => gen === this.generation);
       if (gen !== this.generation) return;
       if (catalogAuthError) {
         await this.stopConnection();
@@ -444,80 +453,20 @@ export class ServerConnection extends Disposable {
   }
 
   private createClient(): Client {
-    const ports = this.options.ports;
-    const capabilities: ClientCapabilities = {};
-    if (ports.roots) capabilities.roots = { listChanged: true };
-    if (ports.sampling) capabilities.sampling = { tools: {} };
-    if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
-    const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
-    const ref = () => this.ref;
-    if (ports.roots) {
-      const roots = ports.roots;
-      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...await roots.getRoots(ref())] }));
-    }
-    if (ports.sampling) {
-      const sampling = ports.sampling;
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-        try { return await sampling(ref(), req.params, extra.signal); }
-        catch (e) {
-          if (e instanceof UserRejectedError) throw new McpError(-1, e.message);
-          throw e;
-        }
-      });
-    }
-    if (ports.elicitation) {
-      const elicitation = ports.elicitation;
-      client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicitation(ref(), req.params, extra.signal));
-    }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.catalog.scheduleRefresh('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.catalog.scheduleRefresh('prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.catalog.scheduleRefresh('resources');
-      this.catalog.scheduleRefresh('resourceTemplates');
+    return createHostClient({
+      ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
+      ref: () => this.ref, secrets: () => this.secrets,
+      onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
+      onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
     });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => this._onDidUpdateResource.fire(n.params.uri));
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => this._onDidCompleteElicitation.fire(n.params.elicitationId));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
-      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-      logMcpMessage(this.budget.serverLog, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, this.secrets)}`);
-    });
-    return client;
-  }
-
-  /** Lists the catalogs; returns the sign-in error if listing needs one (the start then fails with it). */
-  private async loadCatalogs(gen: number): Promise<SignInRequiredError | undefined> {
-    const caps = this.client?.getServerCapabilities() ?? {};
-    const kinds: CatalogKind[] = [];
-    if (caps.tools) kinds.push('tools');
-    if (caps.resources) kinds.push('resources', 'resourceTemplates');
-    if (caps.prompts) kinds.push('prompts');
-    let signIn: SignInRequiredError | undefined;
-    await Promise.all(kinds.map(k => this.catalog.refresh(k).catch(e => {
-      const authError = findAuthError(e);
-      if (authError instanceof SignInRequiredError) signIn ??= authError;
-      else if (e instanceof BudgetExceededError) return; // stopForBudget has it
-      else if (gen === this.generation) this.logger.warn(`Listing ${k} failed: ${redact(errorText(e), this.secrets)}`);
-    })));
-    return signIn;
-  }
-
-  private fetchPage<K extends CatalogKind>(kind: K, cursor: string | undefined): Promise<Page<CatalogItems[K]>> {
-    const params = cursor === undefined ? undefined : { cursor };
-    const call = <T>(method: string, schema: Parameters<Client['request']>[1]) => this.requestDirect<T>(method, params, schema);
-    switch (kind) {
-      case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', ListToolsResultSchema).then(r => ({ items: r.tools as CatalogItems[K][], nextCursor: r.nextCursor }));
-      case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', ListResourcesResultSchema).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
-      case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', ListResourceTemplatesResultSchema).then(r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }));
-      default: return call<{ prompts: CatalogItems['prompts'][]; nextCursor?: string }>('prompts/list', ListPromptsResultSchema).then(r => ({ items: r.prompts as CatalogItems[K][], nextCursor: r.nextCursor }));
-    }
   }
 
   /** Like {@link request} but usable while starting (catalog loading happens before `running`). */
-  private async requestDirect<T>(method: string, params: Record<string, unknown> | undefined, schema: Parameters<Client['request']>[1]): Promise<T> {
+  private async requestDirect<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema): Promise<T> {
     const client = this.client;
     if (!client) throw this.notRunning(method);
     const timeout = this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
-    try { return await this.withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
+    try { return await withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
     catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
   }
 
@@ -526,6 +475,29 @@ export class ServerConnection extends Disposable {
     if (!client || !client.getServerCapabilities()?.logging) return;
     const level = toMcpLevel(this.logger.logLevel);
     client.setLoggingLevel(level).catch(e => this.logger.debug(`logging/setLevel failed: ${errorText(e)}`));
+  }
+
+  /**
+   * An HTTP server went away (refused, dropped, unreachable): what is in flight fails with the
+   * reason, and we reconnect with the crash backoff, without the user.
+   */
+  private connectionLost(gen: number, client: Client, err: unknown): void {
+    if (gen !== this.generation || this._state !== 'running' || this.client !== client || this._transportKind === 'stdio') return;
+    const url = (this._declaration as { url?: string }).url;
+    this.onCrash(gen, `the connection to the server was lost (${describeNetworkError(err, url) ?? errorText(err)})`);
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+  }
+
+  /** A stream broke: a server that no longer answers a ping is gone. One probe at a time. */
+  private probeConnection(gen: number, client: Client, trigger: Error): void {
+    if (this.probing || this.client !== client || this._transportKind === 'stdio') return;
+    this.probing = true;
+    client.ping({ timeout: PROBE_TIMEOUT_MS })
+      .catch(err => {
+        if (describeNetworkError(err) || (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
+      })
+      .finally(() => { this.probing = false; });
   }
 
   private onClosed(gen: number, inner: Transport): void {
@@ -545,11 +517,13 @@ export class ServerConnection extends Disposable {
     if (delay === undefined) {
       const opts = this.restartPolicy.options;
       this.fail(opts.maxRestarts > 0
-        ? `Stopped after ${opts.maxRestarts} automatic restarts within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`
+        ? `Stopped after ${opts.maxRestarts} automatic ${opts.maxRestarts === 1 ? 'restart' : 'restarts'} within ${Math.round(opts.windowMs / 1000)} s (last: ${reason}). Check the log, fix the problem, then start it again.`
         : `The server stopped: ${reason}. Automatic restart is off; check the log and start it again.`);
       return;
     }
-    const msg = `${reason}; restarting in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
+    this.restarting = true;
+    const verb = this.recovery;
+    const msg = `${reason}; ${verb} in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${this.restartPolicy.recentRestarts} of ${this.restartPolicy.options.maxRestarts})`;
     this.logger.warn(`Server ${msg}`);
     this.setState('starting', msg);
     this.restartTimer = setTimeout(() => {
@@ -582,20 +556,6 @@ export class ServerConnection extends Disposable {
     }
     await client.close().catch(e => this.logger.debug(`Close failed: ${errorText(e)}`));
     this.logger.info('Stopped');
-  }
-
-  /**
-   * Sends again a request that met a sign-in waiting for the user, once that sign-in is done: the
-   * request's timeout is for the server, not for a person in a browser.
-   */
-  private async withAuthRetry<T>(send: () => Promise<T>): Promise<T> {
-    for (let round = 0; ; round++) {
-      try { return await send(); } catch (err) {
-        const pending = round < 3 ? findAuthorizationPending(err) : undefined;
-        if (!pending) throw err;
-        await pending.authorization;
-      }
-    }
   }
 
   /** One OAuth session per server URL, kept across reconnects (it coalesces authorizations). */
@@ -640,16 +600,29 @@ export class ServerConnection extends Disposable {
   }
 
   private describeStartError(err: unknown, kind: string): string {
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return `Did not answer initialize within ${Math.round((this.options.startTimeoutMs ?? 60_000) / 1000)} s; the server was stopped.`;
+    if (err instanceof LaunchError) return err.message;
     if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    if (cause === 'ECONNREFUSED') return `Could not connect: nothing is listening at ${(this._declaration as { url?: string }).url}.`;
-    return `Could not start: ${errorText(err)}`;
+    const network = describeNetworkError(err, (this._declaration as { url?: string }).url);
+    if (network) return `Could not connect: ${network}.`;
+    const text = errorText(err);
+    return /^Could not start\b/.test(text) ? text : `Could not start: ${text}`;
+  }
+
+  /** Declared `startTimeout`, else the declared `timeout`, else the host's default. */
+  private startTimeoutMs(): number {
+    return this._declaration.startTimeoutMs ?? this._declaration.timeoutMs ?? this.options.startTimeoutMs ?? 60_000;
   }
 
   private notRunning(method: string): ServerError {
-    const why = this._state === 'error' && this._message ? ` (${this._message})` : '';
-    return new ServerError(this.name, `cannot send ${method}: the server is ${this._state}${why}`, ErrorCode.ConnectionClosed);
+    const why = this._message ? `: ${this._message.replace(/\.$/, '')}` : '';
+    const state = this._state === 'error' ? `the server failed${why}`
+      : this._state === 'starting' ? (this.restarting ? `the server is restarting${why}` : 'the server is still starting')
+        : this._state === 'running' ? 'the connection closed' : `the server is stopped${why}`;
+    return new ServerError(this.name, `cannot send ${method}: ${state}.`, ErrorCode.ConnectionClosed);
+  }
+
+  private requestTimeoutMs(): number {
+    return this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
   }
 
   private isExpiredSession(err: unknown): boolean {
@@ -658,6 +631,7 @@ export class ServerConnection extends Disposable {
 
   private setState(state: ServerState, message?: string): void {
     const previous = this._state;
+    if (state !== 'starting') this.restarting = false;
     if (previous === state && this._message === message) return;
     this._state = state;
     this._message = message;
@@ -677,7 +651,7 @@ export class ServerConnection extends Disposable {
   }
 }
 
-function errorText(e: unknown): string { return e instanceof Error ? e.message : String(e); }
+function abortError(): Error { return Object.assign(new Error('aborted'), { name: 'AbortError' }); }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { terminateTree } from './processTree';
+import { killTree, terminateTree } from './processTree';
 import { cutMarker } from '../budgets/truncate';
 import { defaultServerLimits, LineSplitter, oversizedReply, type OversizedLine, type ServerLimits } from '../budgets';
 import { planWindowsSpawn, type WindowsSpawnPlan } from './windowsCommand';
@@ -21,6 +21,8 @@ export interface StdioLaunch {
 }
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
+
+const GROUP_GRACE_MS = 2000;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -55,24 +57,36 @@ export class StdioTransport implements Transport {
         return;
       }
       // Never `shell`: on Windows the plan resolves the command itself and quotes for cmd.exe only when a batch file needs it.
-      const child = spawn(plan?.file ?? this.launch.command, plan?.args ?? [...this.launch.args], {
-        env: this.launch.env,
-        cwd: this.launch.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: !isWin,
-        windowsHide: true,
-        windowsVerbatimArguments: plan?.windowsVerbatimArguments,
-        argv0: plan?.argv0,
-      });
+      let child: ChildProcess;
+      try {
+          child = spawn(plan?.file ?? this.launch.command, plan?.args ?? [...this.launch.args], {
+          env: this.launch.env,
+          cwd: this.launch.cwd,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: !isWin,
+          windowsHide: true,
+          windowsVerbatimArguments: plan?.windowsVerbatimArguments,
+          argv0: plan?.argv0,
+        });
+      } catch (e) {
+        // Some errnos (E2BIG) come from spawn itself, not from an 'error' event.
+        const err = describeSpawnError(e as NodeJS.ErrnoException, this.launch);
+        reject(err);
+        this.onerror?.(err);
+        return;
+      }
       this.child = child;
       child.once('error', err => {
-        const e = (err as NodeJS.ErrnoException).code === 'ENOENT'
-          ? new Error(`Could not start "${this.launch.command}": command not found. Check that it is installed and on PATH${this.launch.cwd ? `, or that cwd ${this.launch.cwd} exists` : ''}.`)
-          : err;
+        const e = describeSpawnError(err as NodeJS.ErrnoException, this.launch);
         reject(e);
         this.onerror?.(e);
       });
       child.once('spawn', () => resolve());
+      child.once('exit', () => {
+        // A crash (kill -9, out of memory) leaves the rest of the group running, reparented to
+        // init; stop() sweeps the group, and so must an exit nobody asked for.
+        if (!this.closing) void sweepGroup(child);
+      });
       child.once('close', (code, signal) => {
         this.exitInfo = { code, signal };
         this.child = undefined;
@@ -132,6 +146,46 @@ export class StdioTransport implements Transport {
     if (!exited) await terminateTree(child, 2000);
     else await terminateTree(child, 0);
   }
+}
+
+/** SIGTERM what is left of an exited leader's group, then SIGKILL whatever ignored it. */
+async function sweepGroup(child: ChildProcess): Promise<void> {
+  killTree(child, 'SIGTERM');
+  await new Promise(r => setTimeout(r, GROUP_GRACE_MS).unref());
+  killTree(child, 'SIGKILL');
+}
+
+/** A start that failed before the server ran; its message is complete and needs no prefix. */
+export class LaunchError extends Error {
+  constructor(message: string, readonly code?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LaunchError';
+  }
+}
+
+/** spawn's errno in words: which of command, working directory or argument size is wrong. */
+function describeSpawnError(err: NodeJS.ErrnoException, launch: StdioLaunch): Error {
+  const cmd = JSON.stringify(launch.command);
+  switch (err.code) {
+    case 'ENOENT':
+      // spawn says ENOENT for a missing working directory too; tell them apart.
+      if (launch.cwd && !isDirectory(launch.cwd)) return new LaunchError(`Could not start ${cmd}: the working directory (cwd) ${JSON.stringify(launch.cwd)} does not exist.`, err.code, { cause: err });
+      return new LaunchError(`Could not start ${cmd}: command not found. Check that it is installed and on PATH.`, err.code, { cause: err });
+    case 'ENOTDIR':
+      return new LaunchError(`Could not start ${cmd}: the working directory (cwd) ${JSON.stringify(launch.cwd ?? '')} is not a directory.`, err.code, { cause: err });
+    case 'EACCES':
+      return new LaunchError(`Could not start ${cmd}: permission denied (is it executable?).`, err.code, { cause: err });
+    case 'E2BIG': {
+      const bytes = launch.args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) + Object.entries(launch.env).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v) + 2, 0);
+      return new LaunchError(`Could not start ${cmd}: its arguments and environment are too long for the system (${launch.args.length} arguments, about ${Math.round(bytes / 1024)} KB with the environment). Shorten "args" or "env".`, err.code, { cause: err });
+    }
+    default:
+      return new LaunchError(`Could not start ${cmd}: ${err.message}`, err.code, { cause: err });
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try { return statSync(dir).isDirectory(); } catch { return false; }
 }
 
 function isFile(file: string): boolean {

@@ -23,7 +23,8 @@ export function nameTools(pairs: readonly { server: string; tool: string }[]): N
   const used = new Set<string>();
   return pairs.map(({ server, tool }) => {
     let name = toolName(server, tool);
-    if (used.has(name)) name = `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash(`${server}\u0000${tool}\u0000dup`)}`;
+    // A server may list the same name more than once: every copy needs a name of its own.
+    for (let copy = 0; used.has(name); copy++) name = `${toolName(server, tool).slice(0, MAX_TOOL_NAME - 7)}_${hash(`${server}\u0000${tool}\u0000dup${copy ? copy : ''}`)}`;
     used.add(name);
     return { server, tool, name };
   });

@@ -5,7 +5,7 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import { plainText, toolResultParts, toolResultText, type McpHost, type ToolResultPart } from '../../core';
+import { plainText, toolResultParts, toolResultText, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
 import type { ToolConsent } from './toolConsent';
@@ -41,6 +41,21 @@ export class ToolInvoker {
     };
     const conn = this.host.get(req.server);
     if (!conn) return finish('failed', vscode.l10n.t('No MCP server named "{0}" is configured.', req.server));
+    const abort = toAbortSignal(req.token);
+    try {
+      return await this.run(req, conn, abort.signal, finish);
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  private async run(req: InvokeRequest, conn: ServerConnection, signal: AbortSignal, finish: (outcome: ToolOutcome, text: string, parts?: ToolResultPart[], approvedBy?: string) => InvokeResult): Promise<InvokeResult> {
+    const failed = (e: unknown, approvedBy?: string) => req.token?.isCancellationRequested
+      ? finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy)
+      : finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
+    // A server that is restarting has no catalogue yet: wait for it (bounded by its timeout) instead of
+    // telling the model that the tool does not exist.
+    try { await conn.ready({ signal }, 'tools/call'); } catch (e) { return failed(e); }
     const tool = conn.tool(req.tool);
     if (!tool) return finish('failed', vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
     if (!isToolEnabled(req.server, req.tool)) return finish('disabled', vscode.l10n.t('The user disabled the tool "{0}" of server "{1}".', req.tool, req.server));
@@ -54,10 +69,9 @@ export class ToolInvoker {
 
     const label = plainText(tool.title ?? tool.annotations?.title ?? req.tool, { singleLine: true, maxLength: 100 });
     req.onProgress?.(vscode.l10n.t('Running {0} ({1})…', label, req.server));
-    const abort = toAbortSignal(req.token);
     try {
       const result = await this.urlRetry(() => conn.callTool(req.tool, req.args, {
-        signal: abort.signal,
+        signal,
         onprogress: p => req.onProgress?.(`${label}: ${p.total ? `${p.progress}/${p.total}` : p.progress}${p.message ? ` — ${p.message}` : ''}`),
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
@@ -66,10 +80,7 @@ export class ToolInvoker {
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
       return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? `${text}\n${sandboxNote(req.server)}` : text, parts, approvedBy);
     } catch (e) {
-      if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
-      return finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
-    } finally {
-      abort.dispose();
+      return failed(e, approvedBy);
     }
   }
 }

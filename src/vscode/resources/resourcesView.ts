@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHost } from '../../core';
+import { plainText, type McpHost } from '../../core';
 import { iconHostOf, type IconCache, type ThemedIcon } from './icons';
 import { fileNameFor, formatSize, listedKind } from './mime';
 import { resourceFileUri } from './resourceFileSystem';
@@ -86,20 +86,26 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
     const c = this.data.counts(node.server);
     if (conn.state === 'starting') item.description = vscode.l10n.t('loading…');
     else if (c && this.data.filter) item.description = vscode.l10n.t('{0} of {1} match', (c.resources + c.templates).toLocaleString(), (c.totalResources + c.totalTemplates).toLocaleString());
-    else if (c) item.description = [c.resources ? vscode.l10n.t('{0} resources', c.resources.toLocaleString()) : '', c.templates ? vscode.l10n.t('{0} templates', c.templates) : ''].filter(Boolean).join(' · ');
+    else if (c) {
+      item.description = [
+        c.resources ? (c.resources === 1 ? vscode.l10n.t('1 resource') : vscode.l10n.t('{0} resources', c.resources.toLocaleString())) : '',
+        c.templates ? (c.templates === 1 ? vscode.l10n.t('1 template') : vscode.l10n.t('{0} templates', c.templates.toLocaleString())) : '',
+      ].filter(Boolean).join(' · ');
+    }
     const info = conn.serverInfo;
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escapeMd(info?.title ?? info?.name ?? node.server)}**${info?.version ? ` ${escapeMd(info.version)}` : ''}`);
-    if (info?.description) md.appendMarkdown(`\n\n${escapeMd(info.description)}`);
+    md.appendMarkdown(`**${escapeMd(label(info?.title ?? info?.name ?? node.server))}**${info?.version ? ` ${escapeMd(label(info.version))}` : ''}`);
+    if (info?.description) md.appendMarkdown(`\n\n${escapeMd(plainText(info.description))}`);
     item.tooltip = md;
     item.contextValue = `resourceServer:${conn.state}${conn.capabilities?.resources?.subscribe ? ':subscribe' : ''}`;
     return item;
   }
 
   private resourceItem(id: string, server: string, r: Resource, node: ResourceTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(r.title || r.name || r.uri, vscode.TreeItemCollapsibleState.None);
+    // Names and titles are the server's text: no escapes, controls or bidi characters in the tree.
+    const item = new vscode.TreeItem(label(r.title || r.name || r.uri), vscode.TreeItemCollapsibleState.None);
     item.id = id;
-    item.description = [r.mimeType, formatSize(r.size)].filter(Boolean).join(' · ') || undefined;
+    item.description = label([r.mimeType, formatSize(r.size)].filter(Boolean).join(' · ')) || undefined;
     item.tooltip = tooltip(r.title || r.name, r.description, r.uri, r.mimeType, r.size, r.annotations);
     const own = this.iconOf(server, r.icons);
     // The file-icon theme picks the icon from the file name, whose extension comes from the MIME type.
@@ -111,9 +117,9 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
   }
 
   private templateItem(id: string, server: string, t: ResourceTemplate, node: ResourceTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(t.title || t.name, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(label(t.title || t.name), vscode.TreeItemCollapsibleState.None);
     item.id = id;
-    item.description = t.uriTemplate;
+    item.description = label(t.uriTemplate);
     item.tooltip = tooltip(t.title || t.name, t.description, t.uriTemplate, t.mimeType, undefined, t.annotations);
     item.iconPath = this.iconOf(server, t.icons) ?? new vscode.ThemeIcon('symbol-snippet');
     item.contextValue = 'resourceTemplate';
@@ -139,14 +145,17 @@ export class ResourcesView implements vscode.TreeDataProvider<ResourceTreeNode>,
 
 function tooltip(title: string, description: string | undefined, uri: string, mime: string | undefined, size: number | undefined, annotations: Resource['annotations']): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escapeMd(title)}**\n\n`);
-  if (description) md.appendMarkdown(`${escapeMd(description)}\n\n`);
-  md.appendMarkdown(`\`${uri.replace(/`/g, "'")}\``);
+  md.appendMarkdown(`**${escapeMd(label(title))}**\n\n`);
+  if (description) md.appendMarkdown(`${escapeMd(plainText(description))}\n\n`);
+  md.appendMarkdown(`\`${plainText(uri, { singleLine: true }).replace(/`/g, "'")}\``);
   const facts = [mime, formatSize(size), annotations?.audience?.length ? vscode.l10n.t('for {0}', annotations.audience.join(', ')) : undefined,
     annotations?.priority !== undefined ? vscode.l10n.t('priority {0}', annotations.priority) : undefined,
     annotations?.lastModified ? vscode.l10n.t('modified {0}', annotations.lastModified) : undefined].filter(Boolean);
-  if (facts.length) md.appendMarkdown(`\n\n${escapeMd(facts.join(' · '))}`);
+  if (facts.length) md.appendMarkdown(`\n\n${escapeMd(plainText(facts.join(' · ')))}`);
   return md;
 }
+
+/** Server-provided text on one line, without escapes, controls or bidi characters. */
+function label(s: string): string { return plainText(s, { singleLine: true, maxLength: 200 }); }
 
 function escapeMd(s: string): string { return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&'); }

@@ -31,14 +31,7 @@ export function promptNodes(conn: ServerConnection): ServerNode[] {
   return conn.catalog.get('prompts').map(prompt => ({ kind: 'prompt', name: prompt.name, server: conn.name, prompt }));
 }
 
-export function countsText(conn: ServerConnection): string {
-  const parts: string[] = [];
-  const n = (k: 'tools' | 'resources' | 'prompts', one: string, many: string) => {
-    const c = conn.catalog.get(k).length;
-    if (c) parts.push(`${c} ${c === 1 ? one : many}`);
-  };
-  n('tools', 'tool', 'tools');
-  n('resources', 'resource', 'resources');
-  n('prompts', 'prompt', 'prompts');
-  return parts.join(', ');
+/** How many tools, resources and prompts a server lists (the view words them). */
+export function catalogCounts(conn: ServerConnection): { tools: number; resources: number; prompts: number } {
+  return { tools: conn.catalog.get('tools').length, resources: conn.catalog.get('resources').length, prompts: conn.catalog.get('prompts').length };
 }

@@ -1,8 +1,8 @@
 /** The Servers view: state icon, transport and counts (or the error), tooltip with server details. */
 import * as vscode from 'vscode';
-import type { ServerConnection } from '../../core';
+import { plainText, type ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
-import { countsText, promptNodes, serverNodes, type ServerNode } from './serversTree';
+import { catalogCounts, promptNodes, serverNodes, type ServerNode } from './serversTree';
 import { promptTreeItem } from '../prompts/promptTreeItem';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
@@ -48,7 +48,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const conn = node.conn;
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
     item.iconPath = stateIcon(conn);
-    item.description = conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn);
+    item.description = plainText(conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn), { singleLine: true });
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
@@ -90,24 +90,50 @@ function describe(conn: ServerConnection): string {
   const transport = conn.transportKind ?? conn.declaration.type;
   switch (conn.state) {
     case 'running': { const c = countsText(conn); return c ? `${transport} · ${c}` : transport; }
-    case 'starting': return conn.message ?? vscode.l10n.t('starting…');
+    case 'starting': {
+      const recovery = conn.recovery === 'reconnecting' ? vscode.l10n.t('reconnecting…') : conn.recovery === 'restarting' ? vscode.l10n.t('restarting…') : undefined;
+      if (!recovery) return conn.message ?? vscode.l10n.t('starting…');
+      return conn.message ? `${recovery} ${conn.message}` : recovery;
+    }
     case 'error': return conn.needsSignIn && conn.message === 'needs sign-in' ? vscode.l10n.t('needs sign-in') : conn.message ?? vscode.l10n.t('error');
     default: return conn.declaration.disabled ? vscode.l10n.t('disabled') : vscode.l10n.t('stopped');
+  }
+}
+
+/** "1 tool, 12 resources": separate singular and plural strings, so each language words both. */
+export function countsText(conn: ServerConnection): string {
+  const c = catalogCounts(conn);
+  return [
+    c.tools ? (c.tools === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', c.tools.toLocaleString())) : '',
+    c.resources ? (c.resources === 1 ? vscode.l10n.t('1 resource') : vscode.l10n.t('{0} resources', c.resources.toLocaleString())) : '',
+    c.prompts ? (c.prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', c.prompts.toLocaleString())) : '',
+  ].filter(Boolean).join(', ');
+}
+
+function stateLabel(conn: ServerConnection): string {
+  switch (conn.state) {
+    case 'running': return vscode.l10n.t('running');
+    case 'starting': return conn.recovery === 'reconnecting' ? vscode.l10n.t('reconnecting…') : conn.recovery === 'restarting' ? vscode.l10n.t('restarting…') : vscode.l10n.t('starting…');
+    case 'error': return vscode.l10n.t('error');
+    default: return vscode.l10n.t('stopped');
   }
 }
 
 function tooltip(conn: ServerConnection, scope: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const info = conn.serverInfo;
-  md.appendMarkdown(`**${escape(info?.title ?? info?.name ?? conn.name)}**${info?.version ? ` ${escape(info.version)}` : ''}\n\n`);
-  md.appendMarkdown(`${vscode.l10n.t('State')}: ${conn.state}${conn.message ? ` — ${escape(conn.message)}` : ''}\n\n`);
+  md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('State')}: ${stateLabel(conn)}${conn.message ? ` — ${escape(plainText(conn.message))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Transport')}: ${conn.transportKind ?? conn.declaration.type}`);
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
   md.appendMarkdown('\n\n');
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
-  if (conn.instructions) md.appendMarkdown(`---\n\n${escape(conn.instructions.slice(0, 1500))}`);
+  if (conn.instructions) md.appendMarkdown(`---\n\n${escape(plainText(conn.instructions, { maxLength: 1500 }))}`);
   return md;
 }
+
+/** Server-provided text on one line, without escapes, controls or bidi characters. */
+function label(s: string): string { return plainText(s, { singleLine: true, maxLength: 200 }); }
 
 function escape(s: string): string { return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&'); }

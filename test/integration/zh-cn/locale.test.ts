@@ -40,9 +40,11 @@ describe('Simplified Chinese (zh-cn)', function () {
     await api.reload();
     const items = await waitFor(async () => {
       const all = await serverItems(api);
-      return all.some(i => i.label === 'paused') && all.some(i => i.label === 'everything' && /tool/.test(i.description)) ? all : undefined;
+      return all.some(i => i.label === 'paused') && all.some(i => i.label === 'everything' && /个工具/.test(i.description)) ? all : undefined;
     }, 30_000, 'both servers in the view');
     assert.equal(items.find(i => i.label === 'paused')?.description, '已禁用');
+    // Counts are worded in the language, singular and plural alike.
+    assert.match(items.find(i => i.label === 'everything')!.description, /^stdio · \d+ 个工具, \d+ 个资源, 4 个提示$/);
 
     const hooks = api.testing;
     assert.ok(hooks);
