@@ -1,6 +1,6 @@
 /** Driving @mcp from the extension host: send a query, wait for the scripted model, read tool results. */
 import * as vscode from 'vscode';
-import { scriptedLm, waitFor, type RecordedRequest } from './helpers';
+import { scriptedLm, waitFor, type RecordedPart, type RecordedRequest } from './helpers';
 
 export async function ask(query: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.chat.open', { query });
@@ -16,6 +16,18 @@ export async function requestsAtLeast(n: number, ms: number): Promise<RecordedRe
 export function toolResultText(req: RecordedRequest): string {
   const parts = req.messages.flatMap(m => m.content).filter(p => p.type === 'toolResult');
   return parts.flatMap(p => p.type === 'toolResult' ? p.content : []).map(c => c.type === 'text' ? c.value : '').join('\n');
+}
+
+/** The tool result for `callId` the model received in `req` (its own fields: `isError`, one content part per result part). */
+export function toolResultOf(req: RecordedRequest, callId: string): Extract<RecordedPart, { type: 'toolResult' }> {
+  const found = req.messages.flatMap(m => m.content).find(p => p.type === 'toolResult' && p.callId === callId);
+  if (!found || found.type !== 'toolResult') throw new Error(`the model received no tool result for ${callId}: ${JSON.stringify(req.messages)}`);
+  return found;
+}
+
+/** The texts of a tool result's content parts. */
+export function texts(result: Extract<RecordedPart, { type: 'toolResult' }>): string[] {
+  return result.content.map(c => (c.type === 'text' ? c.value : `[${c.type}]`));
 }
 
 /**

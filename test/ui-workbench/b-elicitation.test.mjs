@@ -154,10 +154,31 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
       await open.waitFor({ state: 'visible' });
       await open.filter({ hasText: url }).waitFor({ state: 'visible', timeout: 5000 }); // the full URL as the item's detail
       await screenshot('elicitation-url');
+      const pagesBefore = workbench.page.context().pages().length;
       await row('Decline').click();
       await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+      assert.equal(workbench.page.context().pages().length, pagesBefore, 'no page was opened');
     } finally {
       await stepDone('elicitation-url');
+    }
+  });
+
+  it('URL: Open opens the page in the browser, exactly as shown (the Playwright suite sees the new page)', async () => {
+    const { url, domain } = await waitForStep('elicitation-url-open', 150_000);
+    try {
+      await title().filter({ hasText: /asks you to open a link: Sign in to continue\./ }).waitFor({ state: 'visible', timeout: 15_000 });
+      const open = row(`Open ${domain}`);
+      await open.filter({ hasText: url }).waitFor({ state: 'visible', timeout: 5000 });
+      // The real opener: VS Code's openExternal opens a new browser page (no test hook in between).
+      const opened = workbench.page.context().waitForEvent('page', { timeout: 15_000 });
+      await open.click();
+      const popup = await opened;
+      await popup.waitForURL((u) => u.href.includes('/signin/continue?next=%2Fhome&ref=mcp-host'), { timeout: 15_000 });
+      assert.match(await popup.locator('body').innerText(), /You can close this page/);
+      await popup.close();
+      await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+    } finally {
+      await stepDone('elicitation-url-open');
     }
   });
 });
