@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting, waitFor } from './helpers';
-import { ask, requestsAtLeast, texts, toolResultOf, toolResultText, warmUpChat } from './chatDriver';
+import { ask, requestsAtLeast, texts, toolResultOf, toolResultText, pickScriptedModel } from './chatDriver';
 import { declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 import { choose, items, nextPrompt } from './consentDriver';
 
@@ -16,7 +16,7 @@ describe('tools for chat', function () {
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
     await waitState(api.host.require('everything'), 'running');
-    await warmUpChat(5, 5_000);
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {

@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../../src/core';
 import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
 import { scriptedLm, selectItems, setSetting, waitFor } from './helpers';
-import { ask, requestsAtLeast, texts, toolResultOf, warmUpChat } from './chatDriver';
+import { ask, requestsAtLeast, texts, toolResultOf, pickScriptedModel } from './chatDriver';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 import { startLoopbackPage, type LoopbackPage } from './loopbackPage';
 
@@ -367,7 +367,7 @@ describe('elicitation', function () {
   describe('-32042 URL elicitation required, through @mcp with the scripted model', () => {
     before(async () => {
       await setSetting('mcpHost.tools.autoApprove', ['fixture/needs-url']);
-      await warmUpChat(5, 5_000);
+      await pickScriptedModel();
     });
     beforeEach(() => scriptedLm.reset());
     after(() => setSetting('mcpHost.tools.autoApprove', undefined));
