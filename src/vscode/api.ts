@@ -14,8 +14,31 @@
  */
 import type * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogKind, ServerState } from '../core';
-import type { ToolActivity } from './chat/activityLog';
+
+// Self-contained on purpose: only `vscode` and the SDK's protocol types are imported, because the
+// shipped api.d.ts is generated from this file (`npm run api`). The core's types are checked against
+// these where the façade is built (apiImpl.ts assigns the core's states and kinds to them).
+
+export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
+/** Which list of a server changed. */
+export type CatalogKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+/** `error-result`: the tool answered with `isError: true`; `failed`: the call itself failed. */
+export type ToolOutcome = 'ok' | 'error-result' | 'failed' | 'denied' | 'disabled' | 'cancelled';
+
+/** One tool execution (chat, language model tools, commands or this API). */
+export interface ToolActivity {
+  /** ISO 8601. */
+  readonly time: string;
+  readonly server: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly outcome: ToolOutcome;
+  readonly durationMs: number;
+  /** The result's content (or the error message) as text. */
+  readonly result: string;
+  /** How the call was approved ("extension API" for calls through this API). */
+  readonly approvedBy?: string;
+}
 
 export interface McpServerSummary {
   readonly name: string;

@@ -6,6 +6,8 @@
 //
 // A scenario passes when the suite says so (no FAILURE, no WARNING, client exit accepted) and it
 // recorded at least one SUCCESS check (a client that did nothing passes some scenarios vacuously).
+// The run fails when no scenario ran, or when a scenario of test/conformance/required.json (the ones we
+// claim; those the --grep selects) was not listed by the suite or reported nothing (coverage.mjs).
 //
 // Usage: node test/conformance/run.mjs [--results <file.json>] [--grep <re>] [--keep]
 //   --results  writes {passed, failed, finished, scenarios, failures} for test/run-all.mjs
@@ -18,6 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, rigPaths } from '../rig/install.mjs';
+import { coverageProblems } from './coverage.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -85,7 +88,9 @@ async function main() {
   if (!existsSync(DRIVER)) throw new Error(`${DRIVER} is missing: run npm run build:tests`);
   const node = await node24();
   const version = JSON.parse(await fs.readFile(path.join(path.dirname(CLI), '..', 'package.json'), 'utf8')).version;
-  let scenarios = await listScenarios(node);
+  const listed = await listScenarios(node);
+  const required = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', 'required.json'), 'utf8')).scenarios;
+  let scenarios = listed;
   if (grep) scenarios = scenarios.filter((s) => new RegExp(grep).test(`conformance ${s}`));
   console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (spec ${SPEC_VERSIONS.join(', ')}), ${jobs} at a time`);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-'));
@@ -100,13 +105,15 @@ async function main() {
     }
   }));
   if (keep) console.log(`  output kept in ${tmp}`); else await fs.rm(tmp, { recursive: true, force: true });
+  const missing = coverageProblems({ required, listed, ran: results.map((r) => r.scenario), grep });
+  for (const m of missing) console.log(`  ✗ ${m.title}: ${m.error}`);
   const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
+  const failed = results.length - passed + missing.length;
   console.log(`conformance: ${results.length} scenarios, ${passed} passed, ${failed} failed; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
   if (resultsFile) {
     await fs.writeFile(resultsFile, JSON.stringify({
       passed, failed, finished: true, scenarios: results.length,
-      failures: results.filter((r) => !r.ok).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })),
+      failures: [...results.filter((r) => !r.ok).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })), ...missing],
     }));
   }
   return failed ? 1 : 0;

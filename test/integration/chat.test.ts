@@ -2,20 +2,21 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting, waitFor } from './helpers';
-import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
+import { ask, requestsAtLeast, texts, toolResultOf, toolResultText, pickScriptedModel } from './chatDriver';
 import { declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
-import { choose, nextPrompt } from './consentDriver';
+import { choose, items, nextPrompt } from './consentDriver';
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+interface HangingCounts { hangCancelled: number; taskCancelled: number; hangStarted: number; tasksCreated: number; taskPolls: number }
 
 describe('tools for chat', function () {
   this.timeout(60_000);
   let api: TestApi;
+  const counts = async () => JSON.parse(textOf(await api.callTool('hanging', 'cancelled-count'))) as HangingCounts;
 
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin), hanging: nodeServer(fixture('hanging')) });
     await waitState(api.host.require('everything'), 'running');
-    await warmUpChat(5, 5_000);
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {
@@ -39,26 +40,45 @@ describe('tools for chat', function () {
     assert.ok(api.listTools('everything').length > 5);
   });
 
-  it('feeds isError results and structured content back to the model', async () => {
+  it('feeds isError results and structured content back to the model, each on its own field', async () => {
     await setSetting('mcpHost.tools.autoApprove', ['everything/*']);
+    const weather = (await api.callTool('everything', 'get-structured-content', { location: 'Chicago' })).structuredContent;
+    assert.ok(weather && typeof weather === 'object');
     await scriptedLm.script(
       [{ toolCall: { name: 'everything_get-sum', input: { a: 'not a number' }, callId: 'bad' } }, { toolCall: { name: 'everything_get-structured-content', input: { location: 'Chicago' }, callId: 'st' } }],
       'ok',
     );
     await ask('@mcp add things');
     const reqs = await requestsAtLeast(2, 20_000);
-    const results = toolResultText(reqs[1]);
-    assert.match(results, /error/i);
-    assert.match(results, /"temperature":/);
+    const bad = toolResultOf(reqs[1], 'bad');
+    assert.equal(bad.isError, true, 'the error result is flagged as one');
+    assert.equal(texts(bad)[0], 'The tool reported an error:');
+    const st = toolResultOf(reqs[1], 'st');
+    assert.equal(st.isError, false);
+    // server-everything sends the weather twice: as a text block and as structuredContent; the second is its own part.
+    assert.deepEqual(texts(st).map(t => JSON.parse(t) as unknown), [weather, weather]);
   });
 
-  it('asks before running a tool that is not pre-approved, and "deny" goes back to the model', async () => {
+  it('asks before running a tool that is not pre-approved, showing server, tool and arguments; "deny" goes back to the model', async () => {
     await setSetting('mcpHost.tools.autoApprove', undefined);
+    const ranBefore = api.toolActivity.filter(a => a.tool === 'get-sum' && a.outcome === 'ok').length;
     await scriptedLm.script([{ toolCall: { name: 'everything_get-sum', input: { a: 1, b: 2 }, callId: 'd1' } }], 'Understood, not running it.');
     await ask('@mcp add 1 and 2');
-    await choose(await nextPrompt(api, /^MCP server "everything" wants to run tool "get-sum"$/), /Deny$/);
+    const prompt = await nextPrompt(api, /^MCP server "everything" wants to run tool "get-sum"$/);
+    assert.match(prompt.activeItems[0]?.label ?? '', /Deny$/, 'the safe choice is active');
+    const shown = items(prompt);
+    const at = (label: string) => shown.findIndex(i => i.label === label);
+    assert.ok(at('get-sum') > 0, `the tool is listed: ${shown.map(i => i.label).join(' | ')}`);
+    assert.match(shown[at('get-sum')].detail ?? '', /sum/i, "the tool's description");
+    assert.deepEqual([shown[at('a')]?.detail, shown[at('b')]?.detail], ['1', '2'], 'every argument with its value');
+    assert.match(prompt.placeholder ?? '', /2 argument\(s\)/);
+    await choose(prompt, /Deny$/);
     const reqs = await requestsAtLeast(2, 20_000);
-    assert.match(toolResultText(reqs[1]), /denied/);
+    const denied = toolResultOf(reqs[1], 'd1');
+    assert.equal(denied.isError, true);
+    assert.match(texts(denied).join('\n'), /denied/);
+    assert.equal(api.toolActivity.filter(a => a.tool === 'get-sum' && a.outcome === 'ok').length, ranBefore, 'the tool did not run');
+    assert.equal(api.toolActivity.at(-1)?.outcome, 'denied');
   });
 
   it('"always allow this tool" persists the approval', async () => {
@@ -95,13 +115,26 @@ describe('tools for chat', function () {
 
   it('cancelling the chat request cancels the running tool on the server', async () => {
     await setSetting('mcpHost.tools.autoApprove', ['hanging/*']);
+    const before = await counts();
     await scriptedLm.script([{ toolCall: { name: 'hanging_hang', input: {}, callId: 'h1' } }], 'never reached');
     await ask('@mcp hang forever');
-    await requestsAtLeast(1, 20_000);
-    await sleep(700);
+    await waitFor(async () => (await counts()).hangStarted > before.hangStarted, 20_000, 'the call to reach the server');
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
-    await waitFor(async () => (JSON.parse(textOf(await api.callTool('hanging', 'cancelled-count'))) as { hangCancelled: number }).hangCancelled >= 1, 10_000, 'server saw notifications/cancelled');
-    await sleep(300);
+    await waitFor(async () => (await counts()).hangCancelled > before.hangCancelled, 10_000, 'server saw notifications/cancelled');
+    await waitFor(() => api.toolActivity.some(a => a.tool === 'hang' && a.outcome === 'cancelled'), 10_000, 'the call to end as cancelled');
+    assert.equal((await scriptedLm.requests()).length, 1, 'no further model round after cancel');
+  });
+
+  it('cancelling the chat request sends tasks/cancel for a running task-augmented tool', async () => {
+    await setSetting('mcpHost.tools.autoApprove', ['hanging/*']);
+    const before = await counts();
+    await scriptedLm.script([{ toolCall: { name: 'hanging_hang-task', input: {}, callId: 'ht1' } }], 'never reached');
+    await ask('@mcp run the long task');
+    // Polling the task means the host knows its id: cancelling now must reach the task.
+    await waitFor(async () => (await counts()).taskPolls > before.taskPolls, 20_000, 'the host to poll the task');
+    await vscode.commands.executeCommand('workbench.action.chat.cancel');
+    await waitFor(async () => (await counts()).taskCancelled > before.taskCancelled, 10_000, 'server saw tasks/cancel');
+    await waitFor(() => api.toolActivity.some(a => a.tool === 'hang-task' && a.outcome === 'cancelled'), 10_000, 'the call to end as cancelled');
     assert.equal((await scriptedLm.requests()).length, 1, 'no further model round after cancel');
   });
 

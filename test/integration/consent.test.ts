@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from './mcpHost';
 import { scriptedLm, setSetting, waitFor } from './helpers';
-import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
+import { ask, requestsAtLeast, toolResultText, pickScriptedModel } from './chatDriver';
 import { choose, items, nextPrompt } from './consentDriver';
 import { declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
 
@@ -44,7 +44,7 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
   before(async () => {
     await setSetting('mcpHost.tools.autoApprove', undefined);
     await startEvil();
-    await warmUpChat(5, 5_000);
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));

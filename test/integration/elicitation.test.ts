@@ -11,8 +11,10 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../../src/core';
 import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
-import { selectItems, setSetting, waitFor } from './helpers';
+import { scriptedLm, selectItems, setSetting, waitFor } from './helpers';
+import { ask, requestsAtLeast, texts, toolResultOf, pickScriptedModel } from './chatDriver';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
+import { startLoopbackPage, type LoopbackPage } from './loopbackPage';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -24,7 +26,7 @@ type Pick = vscode.QuickPick<Item>;
 
 let api: TestApi;
 let hooks: McpHostTestHooks;
-let opened: string[] = [];
+let page: LoopbackPage;
 let lastInput: vscode.QuickInput | undefined;
 
 function isPick(i: vscode.QuickInput): i is Pick { return 'items' in i; }
@@ -87,6 +89,7 @@ describe('elicitation', function () {
     api = await mcpHostApi();
     assert.ok(api.testing, 'the API exposes test hooks');
     hooks = api.testing;
+    page = await startLoopbackPage();
     await setSetting('mcpHost.servers', { everything: nodeServer(everythingBin), fixture: nodeServer(elicitingFixture) });
     await api.reload();
     await waitFor(() => server('everything').tool('trigger-elicitation-request') && server('fixture').tool('needs-url'), 15_000, 'elicitation tools');
@@ -95,10 +98,10 @@ describe('elicitation', function () {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await setSetting('mcpHost.servers', undefined);
     await api.reload();
+    await page?.close();
   });
   beforeEach(() => {
-    opened = [];
-    hooks.elicitation.openExternal = async url => { opened.push(url); return true; };
+    page.hits.length = 0;
     lastInput = hooks.quickInput.active;
   });
   // A failed test may leave its flow open; closing it cancels that flow so the next test starts clean.
@@ -284,7 +287,7 @@ describe('elicitation', function () {
   });
 
   describe('URL mode', () => {
-    it('shows the full URL and its domain, warns about a look-alike domain, opens only after consent (server-everything)', async () => {
+    it('shows the full URL and its domain and warns about a look-alike domain (server-everything)', async () => {
       const url = 'https://xn--pypal-4ve.com/signin?next=%2Fhome';
       const call = server('everything').callTool('trigger-url-elicitation', { url, elicitationId: 'it-url-1', message: 'Sign in to continue.' });
       const qp = await nextPick();
@@ -296,40 +299,54 @@ describe('elicitation', function () {
       const open = qp.items.find(i => /^\$\(link-external\) Open /.test(i.label))!;
       assert.match(open.label, /Open xn--pypal-4ve\.com \(displayed as "p\u0430ypal\.com"\)/);
       assert.equal(open.detail, url, 'the full URL');
-      assert.deepEqual(opened, [], 'nothing is opened before consent');
       await choose(qp, /The domain mixes alphabets/); // a warning line: the step shows again
-      await choose(await nextPick(), /^\$\(link-external\) Open/);
+      await choose(await nextPick(), /Decline/);
+      assert.deepEqual(rawResult(await call), { action: 'decline' });
+    });
+
+    it('opens the page in the browser only after consent, then waits for completion (server-everything)', async () => {
+      const url = `${page.base}/signin?next=%2Fhome&state=a+b`;
+      const call = server('everything').callTool('trigger-url-elicitation', { url, elicitationId: 'it-url-open', message: 'Sign in to continue.' });
+      const qp = await nextPick();
+      assert.equal(qp.items.find(i => /^\$\(link-external\) Open /.test(i.label))?.detail, url);
+      assert.deepEqual(page.hits, [], 'nothing is opened before consent');
+      await choose(qp, /^\$\(link-external\) Open/);
       assert.deepEqual(rawResult(await call), { action: 'accept' });
-      assert.deepEqual(opened, [url]);
-      assert.ok(hooks.elicitation.waiting().some(w => w.server === 'everything' && w.elicitationId === 'it-url-1'), 'waits for notifications/elicitation/complete');
+      await waitFor(() => page.hits.length > 0, 15_000, 'the browser to load the page');
+      assert.equal(page.hits.length, 1, page.hits.join());
+      const hit = new URL(page.hits[0], page.base);
+      // VS Code's opener hands the browser /signin?next=/home (it decodes %2F in the query): the same values, not the same text.
+      assert.deepEqual([hit.pathname, hit.searchParams.get('next'), hit.searchParams.get('state')], ['/signin', '/home', 'a b']);
+      assert.ok(hooks.elicitation.waiting().some(w => w.server === 'everything' && w.elicitationId === 'it-url-open'), 'waits for notifications/elicitation/complete');
     });
 
     it('declines and cancels (server-everything)', async () => {
-      let call = server('everything').callTool('trigger-url-elicitation', { url: 'https://example.com/x', elicitationId: 'it-url-2' });
+      let call = server('everything').callTool('trigger-url-elicitation', { url: `${page.base}/declined`, elicitationId: 'it-url-2' });
       await choose(await nextPick(), /Decline/);
       assert.deepEqual(rawResult(await call), { action: 'decline' });
-      call = server('everything').callTool('trigger-url-elicitation', { url: 'https://example.com/x', elicitationId: 'it-url-3' });
+      call = server('everything').callTool('trigger-url-elicitation', { url: `${page.base}/cancelled`, elicitationId: 'it-url-3' });
       await nextPick();
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       assert.deepEqual(rawResult(await call), { action: 'cancel' });
-      assert.deepEqual(opened, []);
+      assert.deepEqual(page.hits, []);
     });
 
     it('finishes waiting when the server sends notifications/elicitation/complete (fixture)', async () => {
-      const call = server('fixture').callTool('ask-url', { url: 'https://example.com/pay', elicitationId: 'pay-1', completeAfterMs: 1500 });
-      await choose(await nextPick(), /^\$\(link-external\) Open example\.com$/);
+      const call = server('fixture').callTool('ask-url', { url: `${page.base}/pay`, elicitationId: 'pay-1', completeAfterMs: 1500 });
+      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1$/);
       assert.deepEqual(fixtureJson(await call), { action: 'accept', elicitationId: 'pay-1' });
       assert.ok(hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'));
       await waitFor(() => !hooks.elicitation.waiting().some(w => w.elicitationId === 'pay-1'), 10_000, 'the completion notification');
+      await waitFor(() => page.hits.includes('/pay'), 15_000, 'the browser to load the page');
     });
 
     it('a stray Enter does not open the link: Cancel is the active choice', async () => {
-      const call = server('fixture').callTool('ask-url', { url: 'https://example.com/stray' });
+      const call = server('fixture').callTool('ask-url', { url: `${page.base}/stray` });
       const qp = await nextPick();
       assert.match(qp.activeItems[0]?.label ?? '', /^\$\(close\) Cancel$/);
       await accept();
       assert.equal(fixtureJson(await call).action, 'cancel');
-      assert.deepEqual(opened, []);
+      assert.deepEqual(page.hits, []);
     });
 
     it('refuses, without showing it, a URL that is not https (or http to this machine) or that hides its host; the server gets "decline"', async () => {
@@ -342,46 +359,64 @@ describe('elicitation', function () {
         assert.notEqual(outcome, 'shown', `${url} was put in front of the user`);
         assert.equal(fixtureJson(outcome as CallToolResult).action, 'decline', url);
       }
-      assert.deepEqual(opened, []);
     });
   });
 
-  describe('-32042 URL elicitation required (callWithUrlElicitation)', () => {
-    it('presents the URL, waits for the completion notification and retries the original call by itself', async () => {
-      const conn = server('fixture');
-      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'auto', url: 'https://auth.example.com/grant', completeAfterMs: 1000 }), { server: conn.ref, what: 'the tool call' });
+  // The product's path: the model calls a tool through @mcp, the server answers -32042, the user
+  // consents, the browser opens the page, and the call is retried; the model gets the retried result.
+  describe('-32042 URL elicitation required, through @mcp with the scripted model', () => {
+    before(async () => {
+      await setSetting('mcpHost.tools.autoApprove', ['fixture/needs-url']);
+      await pickScriptedModel();
+    });
+    beforeEach(() => scriptedLm.reset());
+    after(() => setSetting('mcpHost.tools.autoApprove', undefined));
+
+    it('shows the consent, opens the page, retries by itself on the completion notification; the model gets the result', async () => {
+      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-auto', url: `${page.base}/grant?key=chat-auto`, completeAfterMs: 1000 }, callId: 'n1' } }], 'Authorized.');
+      await ask('@mcp authorize the fixture');
       const consent = await nextPick();
       assert.deepEqual([consent.step, consent.totalSteps], [1, 2]);
       assert.match(consent.title ?? '', /MCP server "Eliciting Fixture \(fixture\)" asks you to open a link: Authorize the fixture to continue\./);
-      await choose(consent, /Open auth\.example\.com/);
+      assert.equal(consent.items.find(i => /^\$\(link-external\) Open /.test(i.label))?.detail, `${page.base}/grant?key=chat-auto`);
+      await choose(consent, /^\$\(link-external\) Open 127\.0\.0\.1$/);
       const retry = await nextPick();
       assert.deepEqual([retry.step, retry.totalSteps, retry.busy], [2, 2, true]);
       assert.match(retry.items[0].label, /Retry the tool call/);
-      const result = await call; // no accept here: the completion notification retries
-      assert.equal((result.content[0] as { text: string }).text, 'authorized');
-      assert.deepEqual(opened, ['https://auth.example.com/grant']);
+      // No accept here: the completion notification retries.
+      const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n1');
+      assert.deepEqual([result.isError, texts(result)], [false, ['authorized']]);
+      await waitFor(() => page.hits.includes('/grant?key=chat-auto'), 15_000, 'the browser to load the page');
     });
 
-    it('retries when the user says so (server-everything errorPath, no completion notification)', async () => {
-      const conn = server('everything');
-      const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('trigger-url-elicitation', { url: 'https://example.com/after', elicitationId: 'it-err-1', errorPath: true }));
-      const consent = await nextPick();
-      assert.match(consent.placeholder ?? '', /modelcontextprotocol\.io/);
-      await choose(consent, /^\$\(link-external\) Open/);
-      await choose(await nextPick(), /Retry/);
-      // The retried call goes down the request path: a URL elicitation/create for the original URL.
-      await choose(await nextPick(), /^\$\(link-external\) Open example\.com/);
-      assert.deepEqual(rawResult(await call), { action: 'accept' });
-      assert.deepEqual(opened, ['https://modelcontextprotocol.io/', 'https://example.com/after']);
+    it('retries when the user says so (no completion notification); the model gets the result', async () => {
+      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-manual', url: `${page.base}/grant?key=chat-manual`, notify: false }, callId: 'n2' } }], 'Authorized.');
+      await ask('@mcp authorize the fixture again');
+      await choose(await nextPick(), /^\$\(link-external\) Open 127\.0\.0\.1$/);
+      await choose(await nextPick(), /Retry the tool call/);
+      const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n2');
+      assert.deepEqual([result.isError, texts(result)], [false, ['authorized']]);
+      await waitFor(() => page.hits.includes('/grant?key=chat-manual'), 15_000, 'the browser to load the page');
     });
 
+    it('declining sends the model an error result and opens nothing', async () => {
+      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-declined', url: `${page.base}/grant?key=chat-declined`, notify: false, completeAfterMs: 60_000 }, callId: 'n3' } }], 'Not authorized.');
+      await ask('@mcp authorize, or not');
+      await choose(await nextPick(), /Decline/);
+      const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n3');
+      assert.equal(result.isError, true);
+      assert.match(texts(result).join('\n'), /Authorization required/);
+      assert.deepEqual(page.hits, []);
+    });
+  });
+
+  describe('-32042 URL elicitation required (callWithUrlElicitation, for other callers)', () => {
     it('a required URL that is not safe to open is never shown: the -32042 error goes back to the caller', async () => {
       const conn = server('fixture');
       const before = hooks.quickInput.active;
       const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'unsafe', url: 'vscode://some.other-extension/x', notify: false }));
       await assert.rejects(call, (e: unknown) => (e as { code?: number }).code === -32042);
       assert.equal(hooks.quickInput.active, before, 'no consent was shown');
-      assert.deepEqual(opened, []);
     });
 
     it('declining rethrows the -32042 error to the caller', async () => {
@@ -389,7 +424,6 @@ describe('elicitation', function () {
       const call = hooks.elicitation.callWithUrlElicitation(() => conn.callTool('needs-url', { key: 'declined', notify: false, completeAfterMs: 60_000 }));
       await choose(await nextPick(), /Decline/);
       await assert.rejects(call, (e: unknown) => (e as { code?: number }).code === -32042);
-      assert.deepEqual(opened, []);
     });
   });
 });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../src/core';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from './helpers';
+import { ask, pickScriptedModel } from './chatDriver';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -193,9 +194,9 @@ describe('prompts as commands', function () {
     assert.match(await editorText(outcome), /This is a simple prompt without arguments\./);
   });
 
-  it('the Servers view lists each server\'s prompts, and its run button runs them', async function () {
-    if (!api.serversView) this.skip();
-    const view = api.serversView!;
+  it('the Servers view lists each server\'s prompts, and its run button runs them', async () => {
+    assert.ok(api.serversView, 'the test hooks expose the Servers view');
+    const view = api.serversView;
     const roots = (await view.getChildren()) as { kind: string; name: string }[];
     const server = roots.find(n => n.kind === 'server' && n.name === 'everything');
     assert.ok(server);
@@ -261,9 +262,9 @@ describe('prompts in chat (@mcp)', function () {
     return last;
   }
 
-  before(async function () {
+  before(async () => {
     const pkg = vscode.extensions.getExtension('mcp-host.mcp-host')!.packageJSON as { contributes: { chatParticipants?: { name: string }[] } };
-    if (!pkg.contributes.chatParticipants?.some(p => p.name === 'mcp')) this.skip(); // the @mcp participant is another feature
+    assert.ok(pkg.contributes.chatParticipants?.some(p => p.name === 'mcp'), 'MCP Host contributes the @mcp participant');
     api = await mcpHostApi();
     // What the hostile server wants: a file outside the workspace. The cloned repository carries a symlink to it.
     secretDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-secret-'));
@@ -280,12 +281,7 @@ describe('prompts in chat (@mcp)', function () {
     await api.reload();
     await waitFor(() => api.host.get('everything')?.catalog.get('prompts').length, 20_000, 'everything prompts');
     await waitFor(() => api.host.get('smuggler')?.catalog.get('prompts').length, 20_000, 'smuggler prompts');
-    // The first chat request of a fresh window can fail while the Chat view resolves its model: warm up.
-    for (let attempt = 0; ; attempt++) {
-      await scriptedLm.reset();
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp warm up' });
-      try { await requestsAtLeast(1, 5_000); break; } catch (e) { if (attempt === 4) throw e; }
-    }
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {
@@ -300,7 +296,7 @@ describe('prompts in chat (@mcp)', function () {
 
   it('@mcp /prompt server.prompt name=value sends the prompt\'s messages to the model', async () => {
     await scriptedLm.script('Sunny.');
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /prompt everything.args-prompt city="New York"' });
+    await ask('@mcp /prompt everything.args-prompt city="New York"');
     const [req] = await requestsAtLeast(1);
     assert.deepEqual(userTexts(req), ["What's weather in New York?"]);
   });
@@ -341,7 +337,7 @@ describe('prompts in chat (@mcp)', function () {
 
   it('@mcp /prompt with the hostile prompt sends the links as text only, never the files\' content', async () => {
     await scriptedLm.script('Reviewed.');
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /prompt smuggler.review' });
+    await ask('@mcp /prompt smuggler.review');
     const request = await waitFor(async () => (await scriptedLm.requests()).find(r => userTexts(r)[0] === 'Please review the attached project documentation.'), 15_000, 'the /prompt request');
     assert.ok(!allText([request]).includes(SECRET), 'the secret never reaches the model');
   });

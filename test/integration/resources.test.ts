@@ -38,12 +38,22 @@ async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 /** Runs a command that shows QuickPicks and accepts the active item of each, `steps` times. */
-async function acceptSteps<T>(run: Thenable<T>, steps: number): Promise<T> {
-  for (let i = 0; i < steps; i++) {
-    await new Promise(r => setTimeout(r, 800)); // the QuickPick shows, then the server's suggestions arrive
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  return run;
+type Pick = vscode.QuickPick<vscode.QuickPickItem>;
+
+/**
+ * Waits until the template step offers `labels` (the server's suggestions arrived and the workbench
+ * shows them: the first is highlighted there), then accepts the highlighted one.
+ */
+async function acceptSuggestion(labels: string[]): Promise<Pick> {
+  const qp = await waitFor(() => {
+    const a = api.testing?.quickInput.active;
+    if (!a || !('items' in a)) return undefined;
+    const p = a as Pick;
+    const shown = p.items.map(i => i.label);
+    return !p.busy && labels.every((l, i) => shown[i] === l) && p.activeItems[0]?.label === labels[0] ? p : undefined;
+  }, 15_000, `a step offering ${labels.join(', ')}`);
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  return qp;
 }
 
 describe('Resources view', function () {
@@ -121,22 +131,34 @@ describe('Resources view', function () {
   });
 
   it('fills everything\'s dynamic text and blob templates through the QuickPick with resourceId completion', async () => {
-    const text = acceptSteps(vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', { server: 'everything', uriTemplate: 'demo://resource/dynamic/text/{resourceId}', values: { resourceId: '7' } }), 1);
+    const text = vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', { server: 'everything', uriTemplate: 'demo://resource/dynamic/text/{resourceId}', values: { resourceId: '7' } });
+    await acceptSuggestion(['7']);
     const [textUri] = await text;
     const textDoc = await vscode.workspace.openTextDocument(textUri);
     assert.match(textDoc.getText(), /^Resource 7: This is a plaintext resource created at /);
     assert.equal(textUri.path.split('/').pop(), '7.txt');
 
-    const blob = acceptSteps(vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', { server: 'everything', uriTemplate: 'demo://resource/dynamic/blob/{resourceId}', values: { resourceId: '12' } }), 1);
+    const blob = vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', { server: 'everything', uriTemplate: 'demo://resource/dynamic/blob/{resourceId}', values: { resourceId: '12' } });
+    await acceptSuggestion(['12']);
     const [blobUri] = await blob;
     assert.match((await vscode.workspace.openTextDocument(blobUri)).getText(), /^Resource 12: This is a base64 blob created at /, 'a text/plain blob opens as text');
   });
 
-  it('passes earlier answers as context.arguments: owner, then the repositories of that owner', async () => {
+  it('asks the server for completions, passing earlier answers as context.arguments: owner, then the repositories of that owner', async () => {
     const node = (await children((await children(await serverNode('res')))[0]))[0];
     assert.equal(node.kind === 'template' && node.item.uriTemplate, 'repo://{owner}/{repo}');
+    const asked = async () => JSON.parse(textOf(await api.host.require('res').callTool('completions'))) as { argument: string; value: string; context: Record<string, string> }[];
+    const before = (await asked()).length;
+    const run = vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', node);
     // Step 1 offers alice, bob, carol; step 2 offers only alice's repositories: alpha, apex.
-    const [uri] = await acceptSteps(vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResourceTemplate', node), 2);
+    await acceptSuggestion(['alice', 'bob', 'carol']);
+    const repoStep = await acceptSuggestion(['alpha', 'apex']);
+    assert.ok(!repoStep.items.some(i => i.label === 'beta'), "bob's repositories are not offered");
+    const [uri] = await run;
+    assert.deepEqual((await asked()).slice(before), [
+      { argument: 'owner', value: '', context: {} },
+      { argument: 'repo', value: '', context: { owner: 'alice' } },
+    ], 'the completion requests reached the server, the second with the first answer');
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.equal(doc.getText(), '# alice/alpha\n');
     assert.equal(doc.languageId, 'markdown');

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from './helpers';
-import { ask, requestsAtLeast, warmUpChat } from './chatDriver';
+import { ask, pickScriptedModel, requestsAtLeast } from './chatDriver';
 import { declareServers, fixture, nodeServer, serverItems, waitState, type TestApi } from './mcpHost';
 
 /** The text of the tool result with `callId` in the model's second request. */
@@ -44,7 +44,7 @@ describe('sandboxed local servers', function () {
     api = await declareServers({ open: nodeServer(fixture('escapee')), boxed: { ...nodeServer(fixture('escapee')), sandbox: true } });
     await waitState(api.host.require('open'), 'running');
     await waitState(api.host.require('boxed'), 'running', 30_000);
-    await warmUpChat(5, 5_000);
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {

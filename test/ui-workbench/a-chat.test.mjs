@@ -40,6 +40,10 @@ describe('chat in the workbench: tool confirmation (Playwright)', function () {
   it('"Deny" in the confirmation QuickPick', async () => {
     const expected = await waitForStep('chat-deny', 170_000);
     const w = await confirmation(expected);
+    // What the person sees before denying: the tool by its real name and every argument with its value.
+    await row(expected.tool).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await row('a').innerText(), /\b2\b/);
+    assert.match(await row('b').innerText(), /\b40\b/);
     await row('Deny').click();
     await w.waitFor({ state: 'hidden', timeout: 15_000 });
     await stepDone('chat-deny', { clicked: 'Deny' });

@@ -154,10 +154,33 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
       await open.waitFor({ state: 'visible' });
       await open.filter({ hasText: url }).waitFor({ state: 'visible', timeout: 5000 }); // the full URL as the item's detail
       await screenshot('elicitation-url');
+      const pagesBefore = workbench.page.context().pages().length;
       await row('Decline').click();
       await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+      assert.equal(workbench.page.context().pages().length, pagesBefore, 'no page was opened');
     } finally {
       await stepDone('elicitation-url');
+    }
+  });
+
+  it('URL: Open opens the page in the browser (the Playwright suite sees the new page)', async () => {
+    const { url, domain } = await waitForStep('elicitation-url-open', 150_000);
+    try {
+      await title().filter({ hasText: /asks you to open a link: Sign in to continue\./ }).waitFor({ state: 'visible', timeout: 15_000 });
+      const open = row(`Open ${domain}`);
+      await open.filter({ hasText: url }).waitFor({ state: 'visible', timeout: 5000 });
+      // The real opener: VS Code's openExternal opens a new browser page (no test hook in between).
+      const opened = workbench.page.context().waitForEvent('page', { timeout: 15_000 });
+      await open.click();
+      const popup = await opened;
+      // The page the loopback server serves (code-server may route loopback links through its own proxy path).
+      await popup.locator('body', { hasText: /You can close this page/ }).waitFor({ timeout: 15_000 });
+      const shown = new URL(popup.url());
+      assert.ok(shown.pathname.endsWith('/signin/continue') && shown.searchParams.get('next') === '/home', popup.url());
+      await popup.close();
+      await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+    } finally {
+      await stepDone('elicitation-url-open');
     }
   });
 });

@@ -32,15 +32,24 @@ export function toolResultParts(result: CallToolResult, tool?: Tool): ToolResult
   return parts;
 }
 
-/** A text rendering for the model (which may not accept data parts) and for logs. */
-export function toolResultText(parts: readonly ToolResultPart[], isError: boolean | undefined): string {
-  const lines = parts.map(p => {
+/**
+ * The model's view of a result: one text per part, so `structuredContent` stays a part of its own
+ * next to the content blocks; an error result starts with a part that says so (for models that do
+ * not read the result's `isError`).
+ */
+export function toolResultTexts(parts: readonly ToolResultPart[], isError: boolean | undefined): string[] {
+  const texts = parts.map(p => {
     switch (p.kind) {
       case 'text': return p.text;
       case 'data': return `[${p.what} ${p.mimeType}, ${Math.round(p.base64.length * 3 / 4)} bytes]`;
       case 'reference': return `[resource ${p.name ? `${p.name} ` : ''}${p.uri}${p.mimeType ? ` (${p.mimeType})` : ''}]${p.text ? `\n${p.text}` : ''}`;
     }
   });
-  const body = lines.join('\n') || '(no content)';
-  return isError ? `The tool reported an error:\n${body}` : body;
+  const body = texts.join('') ? texts : ['(no content)'];
+  return isError ? ['The tool reported an error:', ...body] : body;
+}
+
+/** The same as one text (logs, the tool activity, language-model tool results). */
+export function toolResultText(parts: readonly ToolResultPart[], isError: boolean | undefined): string {
+  return toolResultTexts(parts, isError).join('\n');
 }

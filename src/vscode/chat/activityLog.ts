@@ -2,18 +2,9 @@
 import * as vscode from 'vscode';
 import { redact, redactThenCut } from '../../core';
 
-export type ToolOutcome = 'ok' | 'error-result' | 'failed' | 'denied' | 'disabled' | 'cancelled';
-
-export interface ToolActivity {
-  readonly time: string;
-  readonly server: string;
-  readonly tool: string;
-  readonly args: unknown;
-  readonly outcome: ToolOutcome;
-  readonly durationMs: number;
-  readonly result: string;
-  readonly approvedBy?: string;
-}
+// The entries are part of the exported API (api.ts); this is where they are made.
+import type { ToolActivity, ToolOutcome } from '../api';
+export type { ToolActivity, ToolOutcome };
 
 const KEEP = 500;
 /**

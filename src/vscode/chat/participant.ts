@@ -14,6 +14,11 @@ export const PARTICIPANT_ID = 'mcpHost.mcp';
 const MAX_ROUNDS = 16;
 /** VS Code rejects requests with more tools than this. */
 export const MAX_TOOLS = 128;
+/**
+ * VS Code's tool result part takes `isError` as a third argument at run time and hands it to the
+ * model provider (not in the stable typings of @types/vscode 1.104; versions without it ignore it).
+ */
+const ToolResult = vscode.LanguageModelToolResultPart as unknown as new (callId: string, content: unknown[], isError?: boolean) => vscode.LanguageModelToolResultPart;
 
 export interface ParticipantDeps {
   readonly host: McpHost;
@@ -59,7 +64,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         if (token.isCancellationRequested) break;
         const t = byName.get(call.name);
         if (!t) {
-          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)]));
+          results.push(new ToolResult(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)], true));
           continue;
         }
         const r = await deps.invoker.invoke({ server: t.server, tool: t.tool.name, args: (call.input ?? {}) as Record<string, unknown>, token, onProgress: m => stream.progress(m) });
@@ -68,7 +73,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
-        results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(r.text)]));
+        results.push(new ToolResult(call.callId, r.texts.map(t => new vscode.LanguageModelTextPart(t)), r.isError));
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
       messages.push(vscode.LanguageModelChatMessage.User(results));

@@ -5,7 +5,7 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import { plainText, toolResultParts, toolResultText, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
+import { plainText, toolResultParts, toolResultTexts, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
 import type { ToolConsent } from './toolConsent';
@@ -24,6 +24,8 @@ export interface InvokeResult {
   readonly parts: readonly ToolResultPart[];
   /** What the model should read (errors included, so it can recover). */
   readonly text: string;
+  /** The same, one text per result part (structured content is a part of its own). */
+  readonly texts: readonly string[];
   readonly isError: boolean;
 }
 
@@ -35,9 +37,11 @@ export class ToolInvoker {
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
-    const finish = (outcome: ToolOutcome, text: string, parts: ToolResultPart[] = [], approvedBy?: string): InvokeResult => {
+    const finish = (outcome: ToolOutcome, texts: string | string[], parts: ToolResultPart[] = [], approvedBy?: string): InvokeResult => {
+      const list = typeof texts === 'string' ? [texts] : texts;
+      const text = list.join('\n');
       this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy });
-      return { outcome, parts, text, isError: outcome !== 'ok' };
+      return { outcome, parts, text, texts: list, isError: outcome !== 'ok' };
     };
     const conn = this.host.get(req.server);
     if (!conn) return finish('failed', vscode.l10n.t('No MCP server named "{0}" is configured.', req.server));
@@ -49,7 +53,7 @@ export class ToolInvoker {
     }
   }
 
-  private async run(req: InvokeRequest, conn: ServerConnection, signal: AbortSignal, finish: (outcome: ToolOutcome, text: string, parts?: ToolResultPart[], approvedBy?: string) => InvokeResult): Promise<InvokeResult> {
+  private async run(req: InvokeRequest, conn: ServerConnection, signal: AbortSignal, finish: (outcome: ToolOutcome, texts: string | string[], parts?: ToolResultPart[], approvedBy?: string) => InvokeResult): Promise<InvokeResult> {
     const failed = (e: unknown, approvedBy?: string) => req.token?.isCancellationRequested
       ? finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy)
       : finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
@@ -76,9 +80,9 @@ export class ToolInvoker {
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
-      const text = toolResultText(parts, result.isError);
+      const texts = toolResultTexts(parts, result.isError);
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
-      return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? `${text}\n${sandboxNote(req.server)}` : text, parts, approvedBy);
+      return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy);
     } catch (e) {
       return failed(e, approvedBy);
     }

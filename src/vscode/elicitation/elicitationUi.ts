@@ -46,14 +46,6 @@ export class ElicitationUi implements vscode.Disposable {
   private readonly waits = new Map<string, { readonly server: string; readonly elicitationId: string; stop(): void }>();
   private queue: Promise<unknown> = Promise.resolve();
   private host?: McpHost;
-  /**
-   * The last step of opening a consented URL, after the safe-URL opener checked it. Replaceable:
-   * integration tests record instead of opening a browser. The string is passed as is:
-   * `env.openExternal` accepts it at run time (ExtHostWindow.openUri) and opens exactly that text,
-   * whereas a parsed `Uri` is re-encoded (e.g. `%2F` in a query) — the user must get the very URL they agreed to.
-   */
-  openExternal: (url: string) => Thenable<boolean> = url => vscode.env.openExternal(url as unknown as vscode.Uri);
-
   constructor(private readonly options: ElicitationUiOptions) {
     this.tracker = new ElicitationTracker(this.completions.event, c => this.options.log(c.server).info(`Ignored notifications/elicitation/complete for unknown or finished elicitation ${c.elicitationId}`));
   }
@@ -213,9 +205,9 @@ export class ElicitationUi implements vscode.Disposable {
     return retry ? 'retry' : 'stop';
   }
 
-  /** Opens a URL the user agreed to (the consent step showed its host) through the safe-URL opener. */
+  /** Opens a URL the user agreed to (the consent step showed its host) through the safe-URL opener, which opens the exact text. */
   private async open(server: ServerRef, url: string): Promise<boolean> {
-    return await openUrlForServer(url, { server: serverLabel(server), open: u => this.openExternal(u.href) }) === 'opened';
+    return await openUrlForServer(url, { server: serverLabel(server) }) === 'opened';
   }
 
   /** Runs UI tasks one at a time; a task whose request was withdrawn while waiting is skipped. */

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../../core';
+import { noteDisposed, noteShown } from '../testing/quickInputProbe';
 import { BACK, completeVariable, mayBeEmpty, type AskVariable } from './templateFill';
 
 const DEBOUNCE_MS = 150;
@@ -30,6 +31,7 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
       clearTimeout(timer);
       inflight?.abort();
       for (const d of disposables) d.dispose();
+      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(qp);
       resolve(v);
     };
 
@@ -81,6 +83,7 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
     );
     render();
     qp.show();
+    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(qp);
     complete(0);
   });
 }

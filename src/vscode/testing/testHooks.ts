@@ -24,7 +24,7 @@ export interface McpHostTestHooks {
   reload(): Promise<unknown>;
   /** The QuickPick/InputBox a multi-step flow shows right now, and an event when a new one appears. */
   readonly quickInput: typeof quickInputProbe;
-  /** The elicitation UI (pending URL completions, `callWithUrlElicitation`, a replaceable `openExternal`). */
+  /** The elicitation UI (pending URL completions, `callWithUrlElicitation`). */
   readonly elicitation: ElicitationUi;
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolActivity } from '../../../src/vscode/chat/activityLog';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from '../helpers';
-import { ask, requestsAtLeast, toolResultText, warmUpChat } from '../chatDriver';
+import { ask, requestsAtLeast, toolResultText, pickScriptedModel } from '../chatDriver';
 import { declareServers, type TestApi, everythingBin, nodeServer, textOf, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
 
@@ -45,7 +45,7 @@ describe('chat in the workbench: tool confirmation, activity export, other exten
     api = await declareServers({ everything: nodeServer(everythingBin) });
     await waitState(api.host.require('everything'), 'running', 20_000);
     await waitFor(() => api.host.require('everything').tool('get-sum'), 20_000, 'get-sum');
-    await warmUpChat(6, 8_000);
+    await pickScriptedModel();
   });
   beforeEach(() => scriptedLm.reset());
   after(async () => {

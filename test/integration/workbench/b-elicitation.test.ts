@@ -9,10 +9,11 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { waitFor } from '../helpers';
 import { declareServers, type TestApi, everythingBin, nodeServer } from '../mcpHost';
+import { startLoopbackPage, type LoopbackPage } from '../loopbackPage';
 import { uiStep } from './bridge';
 
 let api: TestApi;
-let opened: string[] = [];
+let page: LoopbackPage;
 
 /** The ElicitResult server-everything echoes as "Raw result: {…}". */
 function rawResult(r: CallToolResult): unknown {
@@ -35,16 +36,15 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
   before(async () => {
     api = await declareServers({ everything: nodeServer(everythingBin) });
     assert.ok(api.testing, 'the API exposes test hooks');
+    page = await startLoopbackPage();
     await waitFor(() => everything().tool('trigger-elicitation-request') && everything().tool('trigger-url-elicitation'), 20_000, 'elicitation tools');
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await declareServers(undefined);
+    await page?.close();
   });
-  beforeEach(() => {
-    opened = [];
-    api.testing!.elicitation.openExternal = async url => { opened.push(url); return true; };
-  });
+  beforeEach(() => { page.hits.length = 0; });
   // A failed test may leave its flow open; closing it cancels that flow so the next test starts clean.
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));
 
@@ -82,6 +82,16 @@ describe('elicitation in the workbench (server-everything, Playwright)', functio
     await flowShows(/asks you to open a link/);
     await uiStep('elicitation-url', { url, domain: 'example.com' }, 60_000);
     assert.deepEqual(rawResult(await call), { action: 'decline' });
-    assert.deepEqual(opened, [], 'no URL was opened');
+  });
+
+  it('URL: Open opens the page in the browser (the Playwright suite sees the new page)', async () => {
+    const url = `${page.base}/signin/continue?next=%2Fhome&ref=mcp-host`;
+    const call = everything().callTool('trigger-url-elicitation', { url, elicitationId: 'wb-url-2', message: 'Sign in to continue.' });
+    await flowShows(/asks you to open a link/);
+    await uiStep('elicitation-url-open', { url, domain: new URL(url).hostname }, 60_000);
+    assert.deepEqual(rawResult(await call), { action: 'accept' });
+    await waitFor(() => page.hits.length > 0, 15_000, 'the page to be requested');
+    const hit = new URL(page.hits[0], page.base);
+    assert.deepEqual([hit.pathname, hit.searchParams.get('next'), hit.searchParams.get('ref')], ['/signin/continue', '/home', 'mcp-host']);
   });
 });
