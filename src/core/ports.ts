@@ -39,6 +39,11 @@ export interface HostPorts {
   readonly variables: VariableContext;
   /** OAuth for HTTP servers (storage, user agent, client settings); without it a 401 is a plain error. */
   readonly auth?: AuthPort;
+  /**
+   * The client SDK refused a request of the server before our handlers saw it (e.g. an elicitation
+   * schema with nested objects). Called once per server and method; the server's log has every one.
+   */
+  onRefusedRequest?(server: ServerRef, method: string, reason: string): void;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
 }
