@@ -42,6 +42,11 @@ export interface HostPorts {
   readonly auth?: AuthPort;
   /** Runs local servers under an OS sandbox; without it a server that asks for one does not start. */
   readonly sandbox?: SandboxPort;
+  /**
+   * The client SDK refused a request of the server before our handlers saw it (e.g. an elicitation
+   * schema with nested objects). Called once per server and method; the server's log has every one.
+   */
+  onRefusedRequest?(server: ServerRef, method: string, reason: string): void;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
 }

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { defaultRestartOptions, Disposable, Emitter, McpHost, type ConfigProblem, type HostPorts } from '../core';
+import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
@@ -34,6 +34,13 @@ export class HostController extends Disposable {
         resolveInput: request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' }),
       },
       createLogger: name => logs.get(name),
+      // The core calls this once per server and method; every refusal is in the server's log.
+      onRefusedRequest: (server, method, reason) => {
+        const showLog = vscode.l10n.t('Show Log');
+        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, plainText(reason, { singleLine: true, maxLength: 300 })), showLog).then(choice => {
+          if (choice === showLog) this.logs.show(server.name);
+        });
+      },
       ...features,
     };
     const settings = () => vscode.workspace.getConfiguration(SECTION);

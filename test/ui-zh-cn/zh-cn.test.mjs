@@ -25,7 +25,7 @@ describe('Simplified Chinese (workbench UI)', function () {
     await sidebar.locator('.pane-header', { hasText: '资源' }).first().waitFor();
     const paused = treeRow('服务器', 'paused');
     await paused.locator('.label-description', { hasText: '已禁用' }).waitFor({ timeout: 25_000 });
-    await treeRow('服务器', 'everything').locator('.label-description', { hasText: 'tools' }).waitFor({ timeout: 25_000 });
+    await treeRow('服务器', 'everything').locator('.label-description', { hasText: '个工具' }).waitFor({ timeout: 25_000 });
     await setSidebarWidth(380);
 
     const input = page.locator('.quick-input-widget input');

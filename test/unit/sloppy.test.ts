@@ -36,3 +36,29 @@ describe('sloppy servers', function () {
     } finally { await host.shutdown(); }
   });
 });
+
+describe('sloppy servers: requests the SDK refuses', function () {
+  this.timeout(20_000);
+
+  it('logs a server request the SDK refuses before our handler (nested elicitation schema) with the reason, and tells the embedder once', async () => {
+    const told: string[] = [];
+    let asked = 0;
+    const { host, loggers } = createTestHost({
+      elicitation: async () => { asked++; return { action: 'decline' }; },
+      onRefusedRequest: (server, method, reason) => told.push(`${server.name} ${method} ${reason}`),
+    });
+    try {
+      await host.apply({ s: node(fixtureServer('sloppy')) });
+      const s = host.require('s');
+      for (let i = 0; i < 2; i++) {
+        assert.match(text(await s.callTool('ask-nested', {})), /^ERROR -326\d\d: /, 'the server hears a refusal');
+      }
+      assert.equal(asked, 0, 'our handler never saw it');
+      const warnings = loggers.get('s')!.lines.filter(l => l.level === 'warn').map(l => l.message);
+      assert.equal(warnings.length, 2, warnings.join('\n'));
+      for (const w of warnings) assert.match(w, /^Refused the server.s elicitation\/create request before MCP Host could handle it: params\.requestedSchema\.properties\.address: Invalid input$/);
+      assert.equal(told.length, 1, 'told once');
+      assert.match(told[0], /^s elicitation\/create /);
+    } finally { await host.shutdown(); }
+  });
+});

@@ -29,6 +29,8 @@ export interface ClientHooks {
   secrets(): readonly string[];
   onResourceUpdated(uri: string): void;
   onElicitationComplete(elicitationId: string): void;
+  /** A server request reached our handler (see TracingTransport.onRefusedRequest). */
+  reached(requestId: string | number): void;
 }
 
 export function createHostClient(hooks: ClientHooks): Client {
@@ -41,11 +43,12 @@ export function createHostClient(hooks: ClientHooks): Client {
   const ref = () => hooks.ref();
   if (ports.roots) {
     const roots = ports.roots;
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...await roots.getRoots(ref())] }));
+    client.setRequestHandler(ListRootsRequestSchema, async (_req, extra) => { hooks.reached(extra.requestId); return { roots: [...await roots.getRoots(ref())] }; });
   }
   if (ports.sampling) {
     const sampling = ports.sampling;
     client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+      hooks.reached(extra.requestId);
       try { return await sampling(ref(), req.params, extra.signal); }
       catch (e) {
         if (e instanceof UserRejectedError) throw new McpError(-1, e.message);
@@ -55,7 +58,7 @@ export function createHostClient(hooks: ClientHooks): Client {
   }
   if (ports.elicitation) {
     const elicitation = ports.elicitation;
-    client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicitation(ref(), req.params, extra.signal));
+    client.setRequestHandler(ElicitRequestSchema, (req, extra) => { hooks.reached(extra.requestId); return elicitation(ref(), req.params, extra.signal); });
   }
   const catalog = hooks.catalog;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => catalog.scheduleRefresh('tools'));

@@ -46,6 +46,40 @@ function safeHost(url: string): string | undefined {
   try { return new URL(url).hostname; } catch { return undefined; }
 }
 
+interface SchemaIssue { path?: (string | number)[]; message?: string; errors?: SchemaIssue[][] }
+
+/**
+ * A validation error the SDK sends as its raw JSON list of issues, as one line: the deepest field
+ * that failed (`params.requestedSchema.properties.address: Invalid input`); other text shortened.
+ */
+export function summarizeRefusal(reason: string): string {
+  const text = reason.replace(/^MCP error -?\d+: /, '');
+  let issues: unknown;
+  try { issues = JSON.parse(text); } catch { issues = undefined; }
+  if (!Array.isArray(issues)) return oneLine(text, 300);
+  // The deepest value that fits none of the shapes allowed there (a union), else the deepest issue.
+  let union: { path: (string | number)[]; message: string } | undefined;
+  let best: typeof union;
+  const walk = (list: SchemaIssue[], prefix: (string | number)[]) => {
+    for (const issue of list) {
+      const path = [...prefix, ...(issue.path ?? [])];
+      const found = { path, message: issue.message ?? 'invalid' };
+      if (!best || path.length > best.path.length) best = found;
+      if (issue.errors?.length && (!union || path.length > union.path.length)) union = found;
+      for (const branch of issue.errors ?? []) walk(branch, path);
+    }
+  };
+  walk(issues as SchemaIssue[], []);
+  best = union ?? best;
+  const found = best as { path: (string | number)[]; message: string } | undefined;
+  return found ? oneLine(`${found.path.join('.') || '(request)'}: ${found.message}`, 300) : oneLine(text, 300);
+}
+
+function oneLine(s: string, max: number): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** Maps SDK errors from a request into {@link ServerError}s that say what happened in user terms. */
 export function toServerError(server: string, method: string, err: unknown, closedReason?: string): ServerError {
   if (err instanceof ServerError) return err;

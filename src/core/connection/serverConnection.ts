@@ -20,7 +20,7 @@ import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
-import { describeExit, describeNetworkError, formatDuration, ServerError, toServerError } from './errors';
+import { describeExit, describeNetworkError, formatDuration, summarizeRefusal, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
@@ -84,6 +84,8 @@ export class ServerConnection extends Disposable {
   /** Between a crash and the end of the automatic restart that follows it. */
   private restarting = false;
   private probing = false;
+  /** Methods whose refusal the embedder was told about (once per method). */
+  private readonly refusalsReported = new Set<string>();
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
@@ -379,7 +381,8 @@ export class ServerConnection extends Disposable {
         ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
-      const client = this.createClient();
+      const client = this.createClient(transport);
+      transport.onRefusedRequest = (method, reason) => this.onRefusedRequest(method, summarizeRefusal(reason));
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
       // We time the start ourselves and close on expiry: the SDK's timeout would send
@@ -452,8 +455,9 @@ export class ServerConnection extends Disposable {
     }
   }
 
-  private createClient(): Client {
+  private createClient(transport: TracingTransport): Client {
     return createHostClient({
+      reached: id => transport.reached(id),
       ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
       ref: () => this.ref, secrets: () => this.secrets,
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
@@ -498,6 +502,14 @@ export class ServerConnection extends Disposable {
         if (describeNetworkError(err) || (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
       })
       .finally(() => { this.probing = false; });
+  }
+
+  private onRefusedRequest(method: string, reason: string): void {
+    this.logger.warn(redact(`Refused the server's ${method} request before MCP Host could handle it: ${reason}`, this.secrets));
+    if (this.refusalsReported.has(method)) return;
+    this.refusalsReported.add(method);
+    try { this.options.ports.onRefusedRequest?.(this.ref, method, redact(reason, this.secrets)); }
+    catch (e) { this.logger.debug(`onRefusedRequest failed: ${errorText(e)}`); }
   }
 
   private onClosed(gen: number, inner: Transport): void {

@@ -4,7 +4,7 @@
  * version, which the SDK hands to transports through `setProtocolVersion`.
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { LogLevel, redact, type Logger } from '../logger';
 
 export class TracingTransport implements Transport {
@@ -12,12 +12,21 @@ export class TracingTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   protocolVersion?: string;
+  /**
+   * A request from the server got an error answer without reaching our handlers: the SDK refused it
+   * (a schema it does not accept, a method nobody serves).
+   */
+  onRefusedRequest?: (method: string, reason: string) => void;
+  /** Server→client requests still to be answered (id → method), and those that reached a handler. */
+  private readonly serverRequests = new Map<RequestId, string>();
+  private readonly handled = new Set<RequestId>();
 
   constructor(readonly inner: Transport, private readonly logger: Logger, private readonly secrets: () => readonly string[]) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = e => this.onerror?.(e);
     inner.onmessage = (m, extra) => {
       if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`← ${redact(JSON.stringify(m), this.secrets())}`);
+      if (isJSONRPCRequest(m)) this.serverRequests.set(m.id, m.method);
       this.onmessage?.(m, extra);
     };
   }
@@ -28,8 +37,19 @@ export class TracingTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`→ ${redact(JSON.stringify(message), this.secrets())}`);
+    if ((isJSONRPCErrorResponse(message) || isJSONRPCResultResponse(message)) && message.id !== undefined) {
+      const method = this.serverRequests.get(message.id);
+      if (method !== undefined) {
+        this.serverRequests.delete(message.id);
+        if (isJSONRPCErrorResponse(message) && !this.handled.has(message.id)) this.onRefusedRequest?.(method, message.error.message);
+        this.handled.delete(message.id);
+      }
+    }
     return this.inner.send(message, options);
   }
+
+  /** Our handler got the server's request `id` (an error answer to it is then ours, not a refusal). */
+  reached(id: RequestId): void { this.handled.add(id); }
 
   close(): Promise<void> { return this.inner.close(); }
 
