@@ -8,6 +8,8 @@ interface DeclarationBase {
   readonly disabled: boolean;
   /** Per-request timeout in milliseconds (settings give seconds). */
   readonly timeoutMs?: number;
+  /** Extra roots for this server only (paths; variables allowed, `${input:…}` not); see `declaredRoots.ts`. */
+  readonly roots?: readonly string[];
 }
 
 export interface StdioDeclaration extends DeclarationBase {

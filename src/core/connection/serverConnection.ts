@@ -28,6 +28,7 @@ import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './res
 import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
+import { ServerRoots } from './serverRoots';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -85,6 +86,7 @@ export class ServerConnection extends Disposable {
   private signInPending = false;
   private _needsSignIn = false;
   private _trustRequirements: readonly TrustRequirement[] = [];
+  private readonly roots: ServerRoots;
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
   private readonly restartPolicy: RestartPolicy;
@@ -118,10 +120,9 @@ export class ServerConnection extends Disposable {
       this.toolsByName = new Map(tools.map(t => [t.name, t]));
       this.validators.retain(tools);
     }));
+    this.roots = new ServerRoots(() => this._declaration, options.ports, this.logger);
     const roots = options.ports.roots;
-    if (roots) this._register(roots.onDidChangeRoots(() => {
-      if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
-    }));
+    if (roots) this._register(roots.onDidChangeRoots(() => this.sendRootsListChanged()));
     if (this.logger.onDidChangeLogLevel) this._register(this.logger.onDidChangeLogLevel(() => this.syncLogLevel()));
   }
 
@@ -157,6 +158,18 @@ export class ServerConnection extends Disposable {
 
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void { this._declaration = d; }
+
+  /**
+   * The declaration's `roots` changed, or what they resolve to may have (trust granted): a server
+   * that listed its roots before gets `roots/list_changed` if its answer would now differ.
+   */
+  async refreshRoots(): Promise<void> {
+    if (this._state === 'running' && await this.roots.changed()) this.sendRootsListChanged();
+  }
+
+  private sendRootsListChanged(): void {
+    if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
+  }
 
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
@@ -405,15 +418,13 @@ export class ServerConnection extends Disposable {
   private createClient(): Client {
     const ports = this.options.ports;
     const capabilities: ClientCapabilities = {};
-    if (ports.roots) capabilities.roots = { listChanged: true };
+    this.roots.reset();
+    if (this.roots.offered) capabilities.roots = { listChanged: true };
     if (ports.sampling) capabilities.sampling = { tools: {} };
     if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
     const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
     const ref = () => this.ref;
-    if (ports.roots) {
-      const roots = ports.roots;
-      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [...await roots.getRoots(ref())] }));
-    }
+    if (this.roots.offered) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.roots.list(ref()) }));
     if (ports.sampling) {
       const sampling = ports.sampling;
       client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
