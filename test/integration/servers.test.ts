@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { setSetting, waitFor } from './helpers';
+import { setSetting, waitFor, workspaceRoot } from './helpers';
 import { declareServers, everythingBin, fixture, nodeServer, serverItems, textOf, waitState } from './mcpHost';
 
 describe('servers from settings', function () {
@@ -120,5 +120,29 @@ describe('roots', function () {
     } finally {
       await setSetting('mcpHost.roots', undefined);
     }
+  });
+
+  it('offers a declaration\'s own roots to that server only, and follows an edit without a restart', async () => {
+    const own = mkdtempSync(path.join(os.tmpdir(), 'server-root-'));
+    const notes = vscode.Uri.joinPath(workspaceRoot(), 'notes');
+    await vscode.workspace.fs.createDirectory(notes);
+    const folder = vscode.workspace.workspaceFolders![0].uri.toString();
+    const a = await declareServers({ mine: { ...nodeServer(everythingBin), roots: [own, 'notes'] }, other: nodeServer(everythingBin) });
+    const mine = a.host.require('mine');
+    const other = a.host.require('other');
+    await waitState(mine, 'running');
+    await waitState(other, 'running');
+    const list = await waitFor(async () => { const s = textOf(await mine.callTool('get-roots-list', {})); return s.includes(vscode.Uri.file(own).toString()) ? s : undefined; }, 10_000, 'own root');
+    assert.match(list, /3 total/);
+    assert.ok(list.indexOf(folder) < list.indexOf(vscode.Uri.file(own).toString()), 'the workspace folder comes first');
+    assert.ok(list.includes(notes.toString()), `relative root resolved in the workspace folder: ${list}`);
+    const otherList = await waitFor(async () => { const s = textOf(await other.callTool('get-roots-list', {})); return s.includes(folder) ? s : undefined; }, 10_000, 'other: workspace root');
+    assert.ok(!otherList.includes(own) && !otherList.includes(notes.toString()), `another server's roots leaked: ${otherList}`);
+
+    const pid = mine.pid;
+    await declareServers({ mine: { ...nodeServer(everythingBin), roots: ['notes'] }, other: nodeServer(everythingBin) });
+    await waitFor(async () => { const s = textOf(await mine.callTool('get-roots-list', {})); return !s.includes(vscode.Uri.file(own).toString()) && s.includes(notes.toString()); }, 10_000, 'the server asked again after roots/list_changed');
+    assert.equal(a.host.require('mine'), mine, 'same connection');
+    assert.equal(mine.pid, pid, 'not restarted');
   });
 });
