@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { setSetting, waitFor, workspaceRoot } from './helpers';
+import { activateMcpHost, setSetting, waitFor, workspaceRoot } from './helpers';
+import type { McpHostApi } from '../../src/vscode/api';
 import { declareServers, everythingBin, fixture, nodeServer, serverItems, textOf, waitState } from './mcpHost';
 
 describe('servers from settings', function () {
@@ -93,6 +94,24 @@ describe('servers from settings', function () {
     await vscode.commands.executeCommand('mcpHost.showServerLog', 'cmd');
   });
 
+  it('"Open Declaration" selects the server\'s own entry in settings.json, not its name inside another server', async () => {
+    // Attacker-shaped settings: server "a" names "b" in its args and env before "b" is declared.
+    await declareServers({
+      a: { command: process.execPath, args: ['b', '--peer=b'], env: { b: 'b' }, disabled: true },
+      b: { command: process.execPath, args: ['server.js'], disabled: true },
+    });
+    await vscode.commands.executeCommand('mcpHost.openServerDeclaration', 'b');
+    const editor = await waitFor(() => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.path.endsWith('/settings.json') && e.selection.isEmpty === false ? e : undefined;
+    }, 10_000, 'settings.json with a selection');
+    const doc = editor.document;
+    assert.equal(doc.getText(editor.selection), '"b"');
+    const after = doc.getText().slice(doc.offsetAt(editor.selection.start));
+    assert.match(after, /^"b"\s*:\s*\{\s*"command"/, `selected: ${doc.lineAt(editor.selection.start.line).text}`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('registers every command it contributes', async () => {
     const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; menus: Record<string, { command: string }[]> } };
     const all = new Set(await vscode.commands.getCommands(true));
@@ -144,5 +163,36 @@ describe('roots', function () {
     await waitFor(async () => { const s = textOf(await mine.callTool('get-roots-list', {})); return !s.includes(vscode.Uri.file(own).toString()) && s.includes(notes.toString()); }, 10_000, 'the server asked again after roots/list_changed');
     assert.equal(a.host.require('mine'), mine, 'same connection');
     assert.equal(mine.pid, pid, 'not restarted');
+  });
+});
+
+describe('public API events', function () {
+  this.timeout(60_000);
+  after(() => declareServers(undefined));
+
+  it('onDidChangeServers, onDidChangeServerState and onDidChangeCatalog reach another extension', async () => {
+    await declareServers(undefined);
+    const pub = (await activateMcpHost<McpHostApi>()).exports;
+    const seen: string[] = [];
+    const subs = [
+      pub.onDidChangeServers(() => seen.push(`servers:${pub.listServers().map(s => s.name).join(',')}`)),
+      pub.onDidChangeServerState(e => seen.push(`state:${e.server}:${e.state}`)),
+      pub.onDidChangeCatalog(e => seen.push(`catalog:${e.server}:${e.kind}:${pub.listTools(e.server).map(t => t.tool.name).filter(n => n === 'late').join()}`)),
+    ];
+    try {
+      const a = await declareServers({ changing: nodeServer(fixture('changing')) });
+      await waitState(a.host.require('changing'), 'running');
+      assert.ok(seen.includes('servers:changing'), seen.join(' | '));
+      assert.ok(seen.indexOf('state:changing:starting') < seen.indexOf('state:changing:running'), seen.join(' | '));
+
+      await pub.callTool('changing', 'add-tool', { name: 'late' });
+      await waitFor(() => seen.includes('catalog:changing:tools:late'), 10_000, `a tools event with the new tool listed (${seen.join(' | ')})`);
+
+      await declareServers(undefined);
+      await waitFor(() => seen.includes('servers:'), 10_000, 'servers event on removal');
+      assert.deepEqual(pub.listServers(), []);
+    } finally {
+      for (const d of subs) d.dispose();
+    }
   });
 });
