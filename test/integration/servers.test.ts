@@ -112,6 +112,25 @@ describe('servers from settings', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('the log level set on a server\'s output channel reaches the server as logging/setLevel', async () => {
+    const a = await declareServers({ noisy: { ...nodeServer(fixture('noisy')), env: { FIXTURE_STDERR_LINES: '0' } } });
+    const noisy = a.host.require('noisy');
+    await waitState(noisy, 'running');
+    const level = async () => textOf(await noisy.callTool('get-log-level', {}));
+    await waitFor(async () => await level() === 'info', 10_000, 'the channel\'s level (info) sent at start');
+    // What a person does: Output view → the server's channel → gear → a level.
+    await vscode.commands.executeCommand('mcpHost.showServerLog', 'noisy');
+    try {
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.5'); // Error
+      await waitFor(async () => await level() === 'error', 10_000, 'logging/setLevel error');
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.1'); // Trace: MCP has no trace, debug is the finest
+      await waitFor(async () => await level() === 'debug', 10_000, 'logging/setLevel debug');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.3');
+    }
+    await waitFor(async () => await level() === 'info', 10_000, 'logging/setLevel info');
+  });
+
   it('registers every command it contributes', async () => {
     const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; menus: Record<string, { command: string }[]> } };
     const all = new Set(await vscode.commands.getCommands(true));
