@@ -22,8 +22,10 @@ describe('chat response parts in the workbench (Playwright)', function () {
       // then the references inside.
       const steps = response.locator('.completed-response-summary', { hasText: /Completed \d+ steps/ });
       await steps.waitFor({ timeout: 20_000 });
+      // The fold follows the summary (animated): wait until it is folded, so the click below unfolds it.
       const used = response.getByText(/Used 2 references/);
-      if (!(await used.isVisible())) await steps.click();
+      await used.waitFor({ state: 'hidden', timeout: 10_000 });
+      await steps.click();
       await used.waitFor({ state: 'visible', timeout: 10_000 });
       await used.click();
       const references = (await response.locator('.chat-used-context-list .monaco-list-row').allInnerTexts()).map(s => s.trim()).filter(Boolean);

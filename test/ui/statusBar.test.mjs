@@ -7,10 +7,17 @@ import { screenshot, workbench, workbenchReady } from './workbench.mjs';
 
 const widget = () => workbench.page.locator('.quick-input-widget');
 const row = (text) => widget().locator('.monaco-list-row', { hasText: text });
+/** Labels of the rows shown now (the widget keeps the rows of an earlier picker in the page, hidden). */
+const shownLabels = () => widget().locator('.monaco-list-row .label-name').evaluateAll(els => els.filter(e => e.offsetParent !== null).map(e => e.textContent.trim()));
 
 describe('Status bar (workbench UI)', function () {
   this.timeout(60_000);
-  before(() => workbenchReady());
+  before(async () => {
+    await workbenchReady();
+    // A quick input left open by an earlier test would be read instead of ours.
+    await workbench.page.keyboard.press('Escape');
+    await widget().waitFor({ state: 'hidden' });
+  });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') await screenshot('status-bar-failure').catch(() => undefined);
     await workbench.page.keyboard.press('Escape');
@@ -23,13 +30,15 @@ describe('Status bar (workbench UI)', function () {
     await entry.locator('.statusbar-item-label').click();
 
     await widget().locator('.quick-input-title', { hasText: 'MCP Servers' }).waitFor();
-    const labels = (await widget().locator('.monaco-list-row .label-name').allTextContents()).map(t => t.trim());
+    await row('files').waitFor();
+    const labels = await shownLabels();
     assert.deepEqual(labels.sort(), ['everything', 'files']);
     assert.match((await row('everything').textContent()) ?? '', /running/);
 
     await row('everything').click();
     await widget().locator('.quick-input-title', { hasText: 'everything' }).waitFor();
-    const actions = (await widget().locator('.monaco-list-row .label-name').allTextContents()).map(t => t.trim());
+    await row('Open Declaration').waitFor();
+    const actions = await shownLabels();
     assert.deepEqual(actions, ['Stop', 'Restart', 'Show Log', 'Open Declaration']);
   });
 });
