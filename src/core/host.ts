@@ -94,6 +94,9 @@ export class McpHost extends Disposable {
       const existing = this.connections.get(decl.name);
       if (existing) {
         if (existing.key === key) {
+          // Only `roots` may differ (they are not part of the key): announced, no restart.
+          existing.conn.setDeclaration(decl);
+          work.push(existing.conn.refreshRoots());
           // Trust may have been granted since (the embedder applies again): a waiting server starts now.
           if (existing.conn.needsTrust && !decl.disabled) { started.push(decl.name); work.push(existing.conn.start()); }
           continue;

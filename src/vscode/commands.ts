@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../core';
+import { findPropertyOffset } from '../core/onboarding';
 import type { HostController } from './hostController';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
@@ -98,9 +99,9 @@ async function openDeclaration(ctx: CommandContext, name: string | undefined): P
   }
   const editor = vscode.window.activeTextEditor;
   if (!editor || !name) return;
-  const text = editor.document.getText();
-  const serversAt = text.indexOf('"mcpHost.servers"');
-  const at = text.indexOf(JSON.stringify(name), Math.max(0, serversAt));
+  // The server's own key: its name may also appear earlier as a value (another server's args) or in a comment.
+  const inWorkspaceFile = scope === 'workspace' && !!vscode.workspace.workspaceFile;
+  const at = findPropertyOffset(editor.document.getText(), [...(inWorkspaceFile ? ['settings'] : []), 'mcpHost.servers', name]);
   if (at >= 0) {
     const range = new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + JSON.stringify(name).length));
     editor.selection = new vscode.Selection(range.start, range.end);

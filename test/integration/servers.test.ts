@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { setSetting, waitFor } from './helpers';
+import { activateMcpHost, setSetting, waitFor, workspaceRoot } from './helpers';
+import type { McpHostApi } from '../../src/vscode/api';
 import { declareServers, everythingBin, fixture, nodeServer, serverItems, textOf, waitState } from './mcpHost';
 
 describe('servers from settings', function () {
@@ -136,6 +137,43 @@ describe('servers from settings', function () {
     await vscode.commands.executeCommand('mcpHost.showServerLog', 'cmd');
   });
 
+  it('"Open Declaration" selects the server\'s own entry in settings.json, not its name inside another server', async () => {
+    // Attacker-shaped settings: server "a" names "b" in its args and env before "b" is declared.
+    await declareServers({
+      a: { command: process.execPath, args: ['b', '--peer=b'], env: { b: 'b' }, disabled: true },
+      b: { command: process.execPath, args: ['server.js'], disabled: true },
+    });
+    await vscode.commands.executeCommand('mcpHost.openServerDeclaration', 'b');
+    const editor = await waitFor(() => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.path.endsWith('/settings.json') && e.selection.isEmpty === false ? e : undefined;
+    }, 10_000, 'settings.json with a selection');
+    const doc = editor.document;
+    assert.equal(doc.getText(editor.selection), '"b"');
+    const after = doc.getText().slice(doc.offsetAt(editor.selection.start));
+    assert.match(after, /^"b"\s*:\s*\{\s*"command"/, `selected: ${doc.lineAt(editor.selection.start.line).text}`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('the log level set on a server\'s output channel reaches the server as logging/setLevel', async () => {
+    const a = await declareServers({ noisy: { ...nodeServer(fixture('noisy')), env: { FIXTURE_STDERR_LINES: '0' } } });
+    const noisy = a.host.require('noisy');
+    await waitState(noisy, 'running');
+    const level = async () => textOf(await noisy.callTool('get-log-level', {}));
+    await waitFor(async () => await level() === 'info', 10_000, 'the channel\'s level (info) sent at start');
+    // What a person does: Output view → the server's channel → gear → a level.
+    await vscode.commands.executeCommand('mcpHost.showServerLog', 'noisy');
+    try {
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.5'); // Error
+      await waitFor(async () => await level() === 'error', 10_000, 'logging/setLevel error');
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.1'); // Trace: MCP has no trace, debug is the finest
+      await waitFor(async () => await level() === 'debug', 10_000, 'logging/setLevel debug');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.output.activeOutputLogLevel.3');
+    }
+    await waitFor(async () => await level() === 'info', 10_000, 'logging/setLevel info');
+  });
+
   it('registers every command it contributes', async () => {
     const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; menus: Record<string, { command: string }[]> } };
     const all = new Set(await vscode.commands.getCommands(true));
@@ -162,6 +200,61 @@ describe('roots', function () {
       assert.doesNotMatch(textOf(await ev.callTool('get-roots-list', {})), /definitely/);
     } finally {
       await setSetting('mcpHost.roots', undefined);
+    }
+  });
+
+  it('offers a declaration\'s own roots to that server only, and follows an edit without a restart', async () => {
+    const own = mkdtempSync(path.join(os.tmpdir(), 'server-root-'));
+    const notes = vscode.Uri.joinPath(workspaceRoot(), 'notes');
+    await vscode.workspace.fs.createDirectory(notes);
+    const folder = vscode.workspace.workspaceFolders![0].uri.toString();
+    const a = await declareServers({ mine: { ...nodeServer(everythingBin), roots: [own, 'notes'] }, other: nodeServer(everythingBin) });
+    const mine = a.host.require('mine');
+    const other = a.host.require('other');
+    await waitState(mine, 'running');
+    await waitState(other, 'running');
+    const list = await waitFor(async () => { const s = textOf(await mine.callTool('get-roots-list', {})); return s.includes(vscode.Uri.file(own).toString()) ? s : undefined; }, 10_000, 'own root');
+    assert.match(list, /3 total/);
+    assert.ok(list.indexOf(folder) < list.indexOf(vscode.Uri.file(own).toString()), 'the workspace folder comes first');
+    assert.ok(list.includes(notes.toString()), `relative root resolved in the workspace folder: ${list}`);
+    const otherList = await waitFor(async () => { const s = textOf(await other.callTool('get-roots-list', {})); return s.includes(folder) ? s : undefined; }, 10_000, 'other: workspace root');
+    assert.ok(!otherList.includes(own) && !otherList.includes(notes.toString()), `another server's roots leaked: ${otherList}`);
+
+    const pid = mine.pid;
+    await declareServers({ mine: { ...nodeServer(everythingBin), roots: ['notes'] }, other: nodeServer(everythingBin) });
+    await waitFor(async () => { const s = textOf(await mine.callTool('get-roots-list', {})); return !s.includes(vscode.Uri.file(own).toString()) && s.includes(notes.toString()); }, 10_000, 'the server asked again after roots/list_changed');
+    assert.equal(a.host.require('mine'), mine, 'same connection');
+    assert.equal(mine.pid, pid, 'not restarted');
+  });
+});
+
+describe('public API events', function () {
+  this.timeout(60_000);
+  after(() => declareServers(undefined));
+
+  it('onDidChangeServers, onDidChangeServerState and onDidChangeCatalog reach another extension', async () => {
+    await declareServers(undefined);
+    const pub = (await activateMcpHost<McpHostApi>()).exports;
+    const seen: string[] = [];
+    const subs = [
+      pub.onDidChangeServers(() => seen.push(`servers:${pub.listServers().map(s => s.name).join(',')}`)),
+      pub.onDidChangeServerState(e => seen.push(`state:${e.server}:${e.state}`)),
+      pub.onDidChangeCatalog(e => seen.push(`catalog:${e.server}:${e.kind}:${pub.listTools(e.server).map(t => t.tool.name).filter(n => n === 'late').join()}`)),
+    ];
+    try {
+      const a = await declareServers({ changing: nodeServer(fixture('changing')) });
+      await waitState(a.host.require('changing'), 'running');
+      assert.ok(seen.includes('servers:changing'), seen.join(' | '));
+      assert.ok(seen.indexOf('state:changing:starting') < seen.indexOf('state:changing:running'), seen.join(' | '));
+
+      await pub.callTool('changing', 'add-tool', { name: 'late' });
+      await waitFor(() => seen.includes('catalog:changing:tools:late'), 10_000, `a tools event with the new tool listed (${seen.join(' | ')})`);
+
+      await declareServers(undefined);
+      await waitFor(() => seen.includes('servers:'), 10_000, 'servers event on removal');
+      assert.deepEqual(pub.listServers(), []);
+    } finally {
+      for (const d of subs) d.dispose();
     }
   });
 });

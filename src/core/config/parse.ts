@@ -3,12 +3,12 @@
  * One bad server never hides the good ones: each gets its own problems.
  */
 import type { ConfigProblem, HttpDeclaration, ParseResult, ServerDeclaration, StdioDeclaration } from './types';
-import { checkVariables } from './variables';
+import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
-const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'dev', 'gallery', 'version']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'dev', 'gallery', 'version', 'roots']);
 
 export function parseServers(raw: unknown): ParseResult {
   const servers: ServerDeclaration[] = [];
@@ -76,7 +76,8 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   }
 
   const checkVars = (field: string, s: string) => { for (const m of checkVariables(s)) error(`${field}: ${m}.`, field); };
-  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}) };
+  const roots = v.roots === undefined ? undefined : parseRoots(v.roots, error, checkVars);
+  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}), ...(roots ? { roots } : {}) };
 
   if (type === 'stdio') {
     if (typeof v.command !== 'string' || !v.command.trim()) {
@@ -114,6 +115,21 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   }
   const decl: HttpDeclaration = { ...base, type, url: v.url, headers };
   return decl;
+}
+
+function parseRoots(value: unknown, error: (m: string, f?: string) => void, checkVars: (field: string, s: string) => void): string[] {
+  if (!Array.isArray(value)) {
+    error('"roots" must be a list of folder paths, e.g. ["${userHome}/notes"].', 'roots');
+    return [];
+  }
+  return value.flatMap((item, i) => {
+    const field = `roots[${i}]`;
+    if (typeof item !== 'string' || !item.trim()) { error(`${field} must be a folder path, not ${describe(item)}.`, field); return []; }
+    // A root is shown to the server: a value asked for as a secret must not end up there.
+    if (inputIds(item).length) { error(`${field}: \${input:…} is not allowed in roots (a root is sent to the server as it is).`, field); return []; }
+    checkVars(field, item);
+    return [item];
+  });
 }
 
 function stringList(value: unknown, field: string, error: (m: string, f?: string) => void): string[] {
@@ -163,7 +179,9 @@ function describe(v: unknown): string {
 
 /** A stable key of what makes a server (re)start, so `apply()` restarts only changed servers. */
 export function declarationKey(d: ServerDeclaration): string {
-  return JSON.stringify(d, (_k, val: unknown) =>
+  // `roots` change without a restart: the server gets roots/list_changed (ServerConnection.refreshRoots).
+  const { roots: _roots, ...rest } = d;
+  return JSON.stringify(rest, (_k, val: unknown) =>
     val && typeof val === 'object' && !Array.isArray(val)
       ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
       : val);

@@ -24,6 +24,11 @@ export class WorkspaceTrustRequiredError extends Error {
 // Every form VS Code knows: ${workspaceFolder}, ${workspaceFolder:name}, ${workspaceFolderBasename}.
 const WORKSPACE_VARIABLE = /\$\{(workspaceFolder(?:Basename)?(?::[^}]*)?)\}/;
 
+/** The workspace variable `value` uses (`workspaceFolder:app`), if any. */
+export function workspaceVariableIn(value: string): string | undefined {
+  return WORKSPACE_VARIABLE.exec(value)?.[1];
+}
+
 /** Fields that name a workspace folder through a variable; checked before anything is resolved or asked. */
 export function workspaceVariableUses(decl: ServerDeclaration): TrustRequirement[] {
   const fields: [string, string | null | undefined][] = decl.type === 'stdio'

@@ -10,6 +10,8 @@ interface DeclarationBase {
   readonly timeoutMs?: number;
   /** Bound on starting the process (or connecting) and the `initialize` answer (ms); else `timeoutMs` bounds it. */
   readonly startTimeoutMs?: number;
+  /** Extra roots for this server only (paths; variables allowed, `${input:…}` not); see `declaredRoots.ts`. */
+  readonly roots?: readonly string[];
 }
 
 export interface StdioDeclaration extends DeclarationBase {

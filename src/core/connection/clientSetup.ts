@@ -15,6 +15,7 @@ import type { CatalogItems, CatalogKind, Page, ServerCatalog } from '../catalog/
 import { findAuthError, SignInRequiredError } from '../auth';
 import { BudgetExceededError } from '../budgets';
 import { errorText } from './requestPath';
+import type { ServerRoots } from './serverRoots';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 
@@ -25,6 +26,8 @@ export interface ClientHooks {
   /** Where what the server itself logs (notifications/message) goes: cut and rate-limited (core/budgets). */
   readonly serverLog: Logger;
   readonly catalog: ServerCatalog;
+  /** This server's roots (workspace, user and declared); reset for each new client. */
+  readonly roots: ServerRoots;
   ref(): ServerRef;
   secrets(): readonly string[];
   onResourceUpdated(uri: string): void;
@@ -36,14 +39,14 @@ export interface ClientHooks {
 export function createHostClient(hooks: ClientHooks): Client {
   const ports = hooks.ports;
   const capabilities: ClientCapabilities = {};
-  if (ports.roots) capabilities.roots = { listChanged: true };
+  hooks.roots.reset();
+  if (hooks.roots.offered) capabilities.roots = { listChanged: true };
   if (ports.sampling) capabilities.sampling = { tools: {} };
   if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
   const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
   const ref = () => hooks.ref();
-  if (ports.roots) {
-    const roots = ports.roots;
-    client.setRequestHandler(ListRootsRequestSchema, async (_req, extra) => { hooks.reached(extra.requestId); return { roots: [...await roots.getRoots(ref())] }; });
+  if (hooks.roots.offered) {
+    client.setRequestHandler(ListRootsRequestSchema, async (_req, extra) => { hooks.reached(extra.requestId); return { roots: await hooks.roots.list(ref()) }; });
   }
   if (ports.sampling) {
     const sampling = ports.sampling;

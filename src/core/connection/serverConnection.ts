@@ -28,6 +28,7 @@ import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import { ServerRoots } from './serverRoots';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -79,6 +80,7 @@ export class ServerConnection extends Disposable {
   private signInPending = false;
   private _needsSignIn = false;
   private _trustRequirements: readonly TrustRequirement[] = [];
+  private readonly roots: ServerRoots;
   private closedReason?: string;
   private restartTimer?: NodeJS.Timeout;
   /** Between a crash and the end of the automatic restart that follows it. */
@@ -143,6 +145,7 @@ export class ServerConnection extends Disposable {
       this.toolsByName = new Map(tools.map(t => [t.name, t]));
       this.validators.retain(tools);
     }));
+    this.roots = new ServerRoots(() => this._declaration, options.ports, this.logger);
     const roots = options.ports.roots;
     if (roots) this._register(roots.onDidChangeRoots(() => {
       if (this._state === 'running') void this.rootsChanged();
@@ -189,6 +192,18 @@ export class ServerConnection extends Disposable {
 
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void { this._declaration = d; }
+
+  /**
+   * The declaration's `roots` changed, or what they resolve to may have (trust granted): a server
+   * that listed its roots before gets `roots/list_changed` if its answer would now differ.
+   */
+  async refreshRoots(): Promise<void> {
+    if (this._state === 'running' && await this.roots.changed()) await this.rootsChanged();
+  }
+
+  private sendRootsListChanged(): void {
+    if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
+  }
 
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
@@ -318,9 +333,9 @@ export class ServerConnection extends Disposable {
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
+  /** What this server is offered as roots (workspace, user and its declaration's own roots). */
   private async rootUris(): Promise<string[]> {
-    const roots = await this.options.ports.roots?.getRoots(this.ref);
-    return roots?.map(r => r.uri) ?? [];
+    return (await this.roots.list(this.ref)).map(r => r.uri);
   }
 
   /** A sandbox's writable folders are fixed when it starts: new roots need a restart, others a notification. */
@@ -334,7 +349,7 @@ export class ServerConnection extends Disposable {
         return;
       }
     }
-    if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
+    this.sendRootsListChanged();
   }
 
   private async connect(gen: number): Promise<void> {
@@ -458,6 +473,7 @@ export class ServerConnection extends Disposable {
   private createClient(transport: TracingTransport): Client {
     return createHostClient({
       reached: id => transport.reached(id),
+      roots: this.roots,
       ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
       ref: () => this.ref, secrets: () => this.secrets,
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),

@@ -58,3 +58,47 @@ export function stripJsonc(text: string): string {
   }
   return out;
 }
+
+/**
+ * Offset in `text` of the property name at `keyPath` (object keys from the top level; the last of
+ * duplicates), or -1. Only
+ * real property names count: the same text in a string value, in a comment or under another parent
+ * (a server's args naming another server) is not a match.
+ */
+export function findPropertyOffset(text: string, keyPath: readonly string[]): number {
+  const s = stripJsonc(text);
+  // Per open container: how many leading components of keyPath lead to it (-1: off the path).
+  const stack: { object: boolean; depth: number }[] = [];
+  let next = 0; // depth the next container gets, when it is the value of a matched key
+  let matchedKey = false;
+  let found = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '"') {
+      const start = i++;
+      while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
+      let j = i + 1;
+      while (j < s.length && /\s/.test(s[j])) j++;
+      const top = stack.at(-1);
+      matchedKey = false;
+      if (s[j] === ':' && top?.object && top.depth >= 0 && top.depth < keyPath.length) {
+        let key: unknown;
+        try { key = JSON.parse(s.slice(start, i + 1)); } catch { key = undefined; }
+        if (key === keyPath[top.depth]) {
+          // The last duplicate is the one in effect (JSON.parse and VS Code keep the last).
+          if (top.depth === keyPath.length - 1) found = start;
+          else { matchedKey = true; next = top.depth + 1; }
+        }
+      }
+    } else if (c === '{' || c === '[') {
+      stack.push({ object: c === '{', depth: stack.length === 0 ? 0 : matchedKey && c === '{' ? next : -1 });
+      matchedKey = false;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      matchedKey = false;
+    } else if (c === ',') {
+      matchedKey = false;
+    }
+  }
+  return found;
+}

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseServers } from '../../../src/core';
-import { configLocations, convertConfigText, mergeInputs, parseJsonc, referencedInputs, type ConversionResult } from '../../../src/core/onboarding';
+import { configLocations, convertConfigText, findPropertyOffset, mergeInputs, parseJsonc, referencedInputs, type ConversionResult } from '../../../src/core/onboarding';
 
 const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/import');
 // {{port}} is the expiring fixture server's port in the integration test; any port will do here.
@@ -164,6 +164,25 @@ describe('jsonc', () => {
   it('strips comments and trailing commas but not text inside strings', () => {
     assert.deepEqual(parseJsonc('{ "a": "// not a comment", /* c */ "b": [1, 2,], // x\n }').value, { a: '// not a comment', b: [1, 2] });
     assert.deepEqual(parseJsonc('\uFEFF{"s": "a,}\\"b"}').value, { s: 'a,}"b' });
+  });
+
+  it('finds a server\'s own key, not its name in another server\'s args, a comment or another setting', () => {
+    const text = [
+      '{',
+      '  // "b": the server to look at',
+      '  "other.setting": { "mcpHost.servers": { "b": {} } },',
+      '  "mcpHost.servers": {',
+      '    "a": { "command": "x", "args": ["b", "--name=\\"b\\""], "env": { "b": "b" } },',
+      '    /* "b" */ "b": { "command": "y" },',
+      '  },',
+      '}',
+    ].join('\n');
+    const at = findPropertyOffset(text, ['mcpHost.servers', 'b']);
+    assert.equal(text.slice(at, at + 20), '"b": { "command": "y');
+    assert.equal(findPropertyOffset(text, ['mcpHost.servers', 'c']), -1);
+    // A duplicate (here spelled with an escape) is the one in effect.
+    const dup = '{ "settings": { "mcpHost.servers": { "ab": 1, "a\\u0062": 2 } } }';
+    assert.equal(dup.slice(findPropertyOffset(dup, ['settings', 'mcpHost.servers', 'ab'])), '"a\\u0062": 2 } } }');
   });
 });
 

@@ -1,0 +1,37 @@
+// Clicks "Show Log" on the error notification of the failing server that test/integration/workbench/
+// d-notifications.test.ts declared, and checks that the Output view shows that server's channel
+// with the failure in it. Reports `{ channel }` (or `{ error }`) back to the extension-host test.
+import * as assert from 'node:assert/strict';
+import { stepDone, waitForStep } from './bridge.mjs';
+import { screenshot, workbench } from './workbench.mjs';
+
+describe('error notification in the workbench (Playwright)', function () {
+  this.timeout(180_000);
+
+  it('"Show Log" on the notification shows the server\'s output channel', async () => {
+    const { server } = await waitForStep('show-log', 170_000);
+    const { page } = workbench;
+    try {
+      // In this run the workbench keeps new notifications out of the toasts (they go to the
+      // notification center): open the center as a person would, from the status-bar bell.
+      await page.locator('.part.statusbar .statusbar-item[id="status.notifications"] a, .part.statusbar .statusbar-item[id="status.notifications"]').first().click();
+      const item = page.locator('.notifications-center .notification-list-item', { hasText: `MCP server "${server}"` });
+      await item.waitFor({ state: 'visible', timeout: 20_000 });
+      await item.getByRole('button', { name: 'Show Log' }).click();
+      const picker = page.locator('.part.panel select.monaco-select-box').first();
+      await page.waitForFunction(
+        (name) => [...document.querySelectorAll('.part.panel select.monaco-select-box')].some(s => s.selectedOptions[0]?.text === name),
+        `MCP: ${server}`, { timeout: 15_000 });
+      const channel = await picker.evaluate(s => s.selectedOptions[0]?.text);
+      // The channel's content: the server's own stderr line, so it is this server's log.
+      await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /broken-server-marker/ }).waitFor({ timeout: 15_000 });
+      assert.equal(channel, `MCP: ${server}`);
+      await screenshot('show-log');
+      await stepDone('show-log', { channel });
+    } catch (e) {
+      await screenshot('show-log-failure').catch(() => undefined);
+      await stepDone('show-log', { error: String(e) });
+      throw e;
+    }
+  });
+});
