@@ -1,4 +1,6 @@
 export * from './toolNames';
 export * from './toolApproval';
-export * from './toolSelection';
 export * from './toolResults';
+export * from './searchTokens';
+export * from './toolSearch';
+export * from './toolOffer';

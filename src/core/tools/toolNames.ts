@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 
 export const MAX_TOOL_NAME = 64;
+/** The progressive-discovery tool offered next to MCP tools; no MCP tool is given this name. */
+export const FIND_TOOLS = 'find_tools';
 
 export interface NamedTool { readonly server: string; readonly tool: string; readonly name: string }
 
@@ -20,7 +22,7 @@ export function toolName(server: string, tool: string): string {
 
 /** Assigns unique model-facing names to (server, tool) pairs, stable for the same inputs. */
 export function nameTools(pairs: readonly { server: string; tool: string }[]): NamedTool[] {
-  const used = new Set<string>();
+  const used = new Set<string>([FIND_TOOLS]);
   return pairs.map(({ server, tool }) => {
     let name = toolName(server, tool);
     if (used.has(name)) name = `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash(`${server}\u0000${tool}\u0000dup`)}`;

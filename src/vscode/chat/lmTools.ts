@@ -6,9 +6,9 @@
  * Reads ask per server too, and neither reaches a server or tool the user disabled.
  */
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core';
+import { modelToolDescription, plainText, type McpHost } from '../../core';
 import { toAbortSignal } from '../cancellation';
-import { enabledTools } from './toolCatalog';
+import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
 import { isServerDisabledForModels } from './toolSettings';
@@ -17,16 +17,21 @@ interface FindInput { query?: string }
 interface CallInput { server: string; tool: string; arguments?: Record<string, unknown> }
 interface ReadInput { server: string; uri: string }
 
+/** Tools one mcpHost_findTools call returns, schemas included. */
+const MAX_FOUND_LM_TOOLS = 20;
+
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
 export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<FindInput>('mcpHost_findTools', {
       invoke(options) {
-        const q = (options.input.query ?? '').toLowerCase();
-        const found = enabledTools(host).filter(t => !q || `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${t.tool.description ?? ''}`.toLowerCase().includes(q));
-        if (!found.length) return text(q ? `No MCP tool matches "${q}".` : 'No MCP tools are available.');
-        return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, title: t.tool.title, description: t.tool.description, inputSchema: t.tool.inputSchema })).join('\n'));
+        // The same index and ranking as @mcp's find_tools; disabled tools and stopped servers are not in it.
+        const q = (options.input.query ?? '').trim();
+        const all = enabledTools(host);
+        const found = q ? catalogIndex(all).search(q, MAX_FOUND_LM_TOOLS).map(h => h.tool) : all.slice(0, MAX_FOUND_LM_TOOLS);
+        if (!found.length) return text(q ? `No MCP tool matches "${plainText(q, { singleLine: true, maxLength: 200 })}".` : 'No MCP tools are available.');
+        return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema })).join('\n'));
       },
     }),
     vscode.lm.registerTool<CallInput>('mcpHost_callTool', {

@@ -4,16 +4,14 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { selectRelevantTools, type McpHost } from '../../core';
-import { enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
+import { estimateToolTokens, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, type McpHost } from '../../core';
+import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 const MAX_ROUNDS = 16;
-/** VS Code rejects requests with more tools than this. */
-export const MAX_TOOLS = 128;
 
 export interface ParticipantDeps {
   readonly host: McpHost;
@@ -37,14 +35,20 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   }
 
   const all = enabledTools(deps.host);
-  const { selected, dropped } = selectRelevantTools(all.map(t => ({ ...t, description: t.tool.description })), request.prompt, MAX_TOOLS);
-  if (dropped) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled but a request can carry at most {1}; the {1} most relevant to your request were offered._\n\n', all.length, MAX_TOOLS));
-  const byName = new Map<string, CatalogTool>(selected.map(t => [t.name, t]));
-  const tools = selected.map(toChatTool);
+  const index = catalogIndex(all);
+  const ranked = index.rank(request.prompt);
+  const budget = chatToolBudget(request.model.maxInputTokens);
+  // Tools the model pulled in with find_tools, newest first: they stay offered for the rest of the request.
+  const pulled: CatalogTool[] = [];
+  let offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+  if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
   const messages = [...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      const tools = offer.offered.map(toChatTool);
+      if (!offer.complete) tools.push(findToolsDefinition);
+      const byName = new Map<string, CatalogTool>(offer.offered.map(t => [t.name, t]));
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('@mcp uses the tools of your MCP servers.') }, token);
       const calls: vscode.LanguageModelToolCallPart[] = [];
       const assistant: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
@@ -57,6 +61,15 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
       const results: vscode.LanguageModelToolResultPart[] = [];
       for (const call of calls) {
         if (token.isCancellationRequested) break;
+        if (call.name === FIND_TOOLS && !offer.complete) {
+          // Pulling a tool in only offers it: calling it still goes through the invoker's consent.
+          const query = String((call.input as { query?: unknown } | undefined)?.query ?? '');
+          const hits = index.search(query, MAX_FOUND_TOOLS);
+          pulled.unshift(...hits.map(h => h.tool).filter(t => !pulled.includes(t)));
+          offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(findToolsResult(query, hits))]));
+          continue;
+        }
         const t = byName.get(call.name);
         if (!t) {
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)]));

@@ -1,7 +1,8 @@
-/** The enabled MCP tools of running servers, with their model-facing names. */
-import type * as vscode from 'vscode';
+/** The enabled MCP tools of running servers, with their model-facing names, and their search index. */
+import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { nameTools, type McpHost } from '../../core';
+import { modelToolDescription, nameTools, ToolIndex, toolBudget, type McpHost, type ToolBudget } from '../../core';
+import { SECTION } from '../config';
 import { disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
@@ -19,7 +20,22 @@ export function enabledTools(host: McpHost): CatalogTool[] {
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }
 
+let cached: { tools: readonly CatalogTool[]; index: ToolIndex<CatalogTool> } | undefined;
+
+/** The search index of `tools`, rebuilt only when the catalogue changed (same tool objects, same names: same index). */
+export function catalogIndex(tools: readonly CatalogTool[]): ToolIndex<CatalogTool> {
+  const prev = cached?.tools;
+  if (prev && prev.length === tools.length && tools.every((t, i) => t.tool === prev[i].tool && t.name === prev[i].name && t.server === prev[i].server)) return cached!.index;
+  cached = { tools, index: new ToolIndex(tools) };
+  return cached.index;
+}
+
+/** `mcpHost.chat.maxTools` / `mcpHost.chat.maxToolSchemaTokens` applied to a model's input limit. */
+export function chatToolBudget(maxInputTokens: number): ToolBudget {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  return toolBudget(maxInputTokens, { maxTools: cfg.get<number>('chat.maxTools'), maxSchemaTokens: cfg.get<number>('chat.maxToolSchemaTokens') });
+}
+
 export function toChatTool(t: CatalogTool): vscode.LanguageModelChatTool {
-  const description = [t.tool.title, t.tool.description].filter(Boolean).join(': ') || `${t.tool.name} (MCP server ${t.server})`;
-  return { name: t.name, description: `[${t.server}] ${description}`, inputSchema: t.tool.inputSchema };
+  return { name: t.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema };
 }
