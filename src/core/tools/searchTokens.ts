@@ -8,6 +8,7 @@
  */
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+const ASCII_RUNS = /[A-Za-z0-9]+/g;
 const RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+|[\p{L}\p{N}]+/gu;
 
 const STOP = new Set(('a an and are as at be by can do does for from get give has have i in into is it its me my of on or our please '
@@ -38,27 +39,42 @@ function splitIdentifier(word: string): string[] {
     .split(' ');
 }
 
+const CJK_STOP_SPLIT = new RegExp(`[${[...CJK_STOP].join('')}]`, 'u');
+
 function cjkTokens(run: string, out: string[]): void {
   // Stop characters split a run: 帮我列出文件 → 列出文件 → 列出 出文 文件.
-  for (const part of run.split(new RegExp(`[${[...CJK_STOP].join('')}]`, 'u'))) {
+  for (const part of run.split(CJK_STOP_SPLIT)) {
     const chars = [...part];
     if (chars.length === 1) out.push(chars[0]);
     for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
   }
 }
 
+// Tool text repeats the same words over thousands of tools: tokens of a run are worked out once.
+// Bounded so text from servers cannot grow it without limit.
+const runCache = new Map<string, readonly string[]>();
+const RUN_CACHE_SIZE = 50_000;
+
+function runTokens(run: string): readonly string[] {
+  let tokens = runCache.get(run);
+  if (tokens) return tokens;
+  const out: string[] = [];
+  if (CJK.test(run[0])) cjkTokens(run, out);
+  else for (const piece of splitIdentifier(run)) {
+    const w = piece.toLowerCase();
+    if (w && !STOP.has(w)) out.push(stem(w));
+  }
+  if (runCache.size >= RUN_CACHE_SIZE) runCache.clear();
+  runCache.set(run, tokens = out);
+  return tokens;
+}
+
 /** Search tokens of `text` (lower-case, stemmed, stop words removed, CJK as bigrams). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RUNS)) {
-    const run = m[0];
-    if (CJK.test(run[0])) { cjkTokens(run, out); continue; }
-    for (const piece of splitIdentifier(run)) {
-      const w = piece.toLowerCase();
-      if (!w || STOP.has(w)) continue;
-      out.push(stem(w));
-    }
-  }
+  // Most tool text is ASCII, where a simpler pattern is several times faster.
+  const runs = /^[\x00-\x7f]*$/.test(text) ? text.match(ASCII_RUNS) : text.match(RUNS);
+  if (runs) for (const run of runs) for (const t of runTokens(run)) out.push(t);
   return out;
 }
 
@@ -76,7 +92,7 @@ const GLOSSARY: readonly (readonly [string, string])[] = Object.entries({
   编辑: 'edit', 读取: 'read', 写入: 'write', 保存: 'save write', 上传: 'upload', 下载: 'download', 发送: 'send', 回复: 'reply', 移动: 'move',
   复制: 'copy', 重命名: 'rename', 合并: 'merge', 关闭: 'close', 打开: 'open', 运行: 'run execute', 执行: 'execute run', 启动: 'start', 停止: 'stop',
   重启: 'restart', 部署: 'deploy', 取消: 'cancel', 分配: 'assign', 评论: 'comment', 翻译: 'translate', 总结: 'summarize', 计算: 'calculate',
-  转换: 'convert', 比较: 'compare diff', 截图: 'screenshot', 点击: 'click', 导航: 'navigate', 订阅: 'subscribe', 安排: 'schedule',
+  转换: 'convert', 比较: 'compare diff', 截图: 'screenshot', 点击: 'click', 导航: 'navigate', 订阅: 'subscribe subscription', 安排: 'schedule',
   文件: 'file', 目录: 'directory', 文件夹: 'folder directory', 仓库: 'repository repo', 问题: 'issue', 议题: 'issue', 拉取请求: 'pull request',
   分支: 'branch', 提交: 'commit', 标签: 'tag label', 消息: 'message', 频道: 'channel', 邮件: 'email mail', 日历: 'calendar', 事件: 'event',
   会议: 'meeting', 任务: 'task', 项目: 'project', 用户: 'user', 团队: 'team', 数据库: 'database', 表: 'table', 记录: 'record', 文档: 'document',
@@ -87,5 +103,8 @@ const GLOSSARY: readonly (readonly [string, string])[] = Object.entries({
   流水线: 'pipeline', 构建: 'build', 测试: 'test', 版本: 'version release', 发布: 'release publish', 笔记: 'note', 评论区: 'comment',
   联系人: 'contact', 电话: 'phone call', 短信: 'sms', 通知: 'notification', 浏览器: 'browser', 元素: 'element', 表单: 'form',
   资源: 'resource', 提示: 'prompt', 总和: 'sum', 求和: 'sum add', 相加: 'add sum', 回显: 'echo', 环境: 'environment', 信息: 'info',
-  大小: 'size', 权限: 'permission', 搜索引擎: 'search', 新闻: 'news', 汇率: 'exchange rate', 时间: 'time', 时区: 'timezone',
+  大小: 'size', 权限: 'permission', 归档: 'archive', 恢复: 'restore', 导出: 'export', 导入: 'import', 仪表板: 'dashboard', 播放列表: 'playlist',
+  歌曲: 'track song', 频道列表: 'channel list', 成员: 'member', 群组: 'group', 角色: 'role', 模板: 'template', 报告: 'report', 报表: 'report',
+  工单: 'ticket', 账户: 'account', 账号: 'account', 产品: 'product', 订阅服务: 'subscription', 退款: 'refund', 域名: 'domain', 证书: 'certificate',
+  部署记录: 'deployment', 索引: 'index', 快照: 'snapshot', 备份: 'backup', 实例: 'instance', 镜像: 'image', 卷: 'volume', 网络: 'network', 搜索引擎: 'search', 新闻: 'news', 汇率: 'exchange rate', 时间: 'time', 几点: 'time', 现在: 'current now', 时区: 'timezone',
 }).sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1));

@@ -29,7 +29,8 @@ export function parameterNames(schema: unknown): string[] {
 }
 
 export class ToolIndex<T extends SearchableTool> {
-  private readonly postings = new Map<string, { doc: number; tf: number }[]>();
+  // term → [doc, weighted tf, doc, weighted tf, …]
+  private readonly postings = new Map<string, number[]>();
   private readonly lengths: Float64Array;
   private readonly avgLength: number;
 
@@ -48,9 +49,8 @@ export class ToolIndex<T extends SearchableTool> {
       add(parameterNames(t.tool.inputSchema).join(' '), WEIGHTS.params);
       add(t.server, WEIGHTS.server);
       for (const [w, n] of tf) {
-        let list = this.postings.get(w);
-        if (!list) this.postings.set(w, list = []);
-        list.push({ doc, tf: n });
+        const list = this.postings.get(w);
+        if (list) list.push(doc, n); else this.postings.set(w, [doc, n]);
       }
       total += this.lengths[doc];
     });
@@ -80,8 +80,10 @@ export class ToolIndex<T extends SearchableTool> {
     for (const w of new Set(queryTokens(query))) {
       const list = this.postings.get(w);
       if (!list) continue;
-      const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-      for (const { doc, tf } of list) {
+      const df = list.length / 2;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let k = 0; k < list.length; k += 2) {
+        const doc = list[k], tf = list[k + 1];
         const norm = K1 * (1 - B + B * this.lengths[doc] / this.avgLength);
         scores[doc] += idf * tf * (K1 + 1) / (tf + norm);
       }
