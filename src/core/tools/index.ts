@@ -4,3 +4,4 @@ export * from './toolResults';
 export * from './searchTokens';
 export * from './toolSearch';
 export * from './toolOffer';
+export * from './toolScope';

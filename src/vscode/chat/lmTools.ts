@@ -6,14 +6,14 @@
  * Reads ask per server too, and neither reaches a server or tool the user disabled.
  */
 import * as vscode from 'vscode';
-import { modelToolDescription, plainText, type McpHost } from '../../core';
+import { inScope, modelToolDescription, parseScope, plainText, type McpHost } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
-import { isServerDisabledForModels } from './toolSettings';
+import { chatExcludedServers, isServerDisabledForModels, toolSets } from './toolSettings';
 
-interface FindInput { query?: string }
+interface FindInput { query?: string; scope?: string }
 interface CallInput { server: string; tool: string; arguments?: Record<string, unknown> }
 interface ReadInput { server: string; uri: string }
 
@@ -28,7 +28,12 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
       invoke(options) {
         // The same index and ranking as @mcp's find_tools; disabled tools and stopped servers are not in it.
         const q = (options.input.query ?? '').trim();
-        const all = enabledTools(host);
+        let all = enabledTools(host);
+        if (options.input.scope) {
+          const scope = parseScope(String(options.input.scope), host.servers.map(c => c.name), toolSets(), true);
+          if (scope.unknown.length || !scope.names.length) return text(`No MCP server or tool set is named ${scope.unknown.join(', ') || String(options.input.scope)}.`);
+          all = all.filter(t => inScope(scope, t.server, t.tool.name));
+        }
         const found = q ? catalogIndex(all).search(q, MAX_FOUND_LM_TOOLS).map(h => h.tool) : all.slice(0, MAX_FOUND_LM_TOOLS);
         if (!found.length) return text(q ? `No MCP tool matches "${plainText(q, { singleLine: true, maxLength: 200 })}".` : 'No MCP tools are available.');
         return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema })).join('\n'));
@@ -40,6 +45,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
       },
       async invoke(options, token) {
         const { server, tool } = options.input;
+        if (chatExcludedServers().includes(server)) return text(`The user excluded the MCP server "${server}" from chat.`);
         const r = await invoker.invoke({ server, tool, args: options.input.arguments ?? {}, token });
         return text(r.text);
       },

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { estimateToolTokens, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
+import { scopedTools } from './requestScope';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
@@ -34,9 +35,11 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
     return {};
   }
 
-  const all = enabledTools(deps.host);
+  const scoped = scopedTools(deps.host, request, stream);
+  if (!scoped) return {};
+  const all = scoped.tools;
   const index = catalogIndex(all);
-  const ranked = index.rank(request.prompt);
+  const ranked = index.rank(scoped.prompt);
   const budget = chatToolBudget(request.model.maxInputTokens);
   // Tools the model pulled in with find_tools, newest first: they stay offered for the rest of the request.
   const pulled: CatalogTool[] = [];

@@ -1,9 +1,9 @@
-/** The enabled MCP tools of running servers, with their model-facing names, and their search index. */
+/** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index. */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { modelToolDescription, nameTools, ToolIndex, toolBudget, type McpHost, type ToolBudget } from '../../core';
 import { SECTION } from '../config';
-import { disabledPatterns, isToolEnabled } from './toolSettings';
+import { chatExcludedServers, disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
   readonly server: string;
@@ -15,7 +15,8 @@ export interface CatalogTool {
 export function enabledTools(host: McpHost): CatalogTool[] {
   // Settings are read once per call: this runs for every chat request, over every tool.
   const disabled = disabledPatterns();
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name, disabled));
+  const excluded = new Set(chatExcludedServers());
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && !excluded.has(o.server) && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }
