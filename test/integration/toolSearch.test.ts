@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting } from './helpers';
 import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
-import { declareServers, type TestApi, everythingBin, nodeServer, waitState } from './mcpHost';
+import { declareServers, type TestApi, everythingBin, fixture, nodeServer, waitState } from './mcpHost';
 import { choose, nextPrompt } from './consentDriver';
 
 describe('tool search and find_tools', function () {
@@ -11,8 +11,9 @@ describe('tool search and find_tools', function () {
   let api: TestApi;
 
   before(async () => {
-    api = await declareServers({ everything: nodeServer(everythingBin) });
+    api = await declareServers({ everything: nodeServer(everythingBin), other: nodeServer(fixture('crashing')) });
     await waitState(api.host.require('everything'), 'running');
+    await waitState(api.host.require('other'), 'running');
     await warmUpChat(5, 5_000);
   });
   beforeEach(async () => {
@@ -24,6 +25,8 @@ describe('tool search and find_tools', function () {
     await setSetting('mcpHost.chat.maxTools', undefined);
     await setSetting('mcpHost.tools.disabled', undefined);
     await setSetting('mcpHost.tools.autoApprove', undefined);
+    await setSetting('mcpHost.toolSets', undefined);
+    await setSetting('mcpHost.chat.excludedServers', undefined);
     await declareServers(undefined);
   });
 
@@ -80,5 +83,46 @@ describe('tool search and find_tools', function () {
     assert.equal(await first('add two numbers'), 'get-sum');
     assert.equal(await first('计算两个数的总和'), 'get-sum');
     assert.equal(await first('echo a message back'), 'echo');
+  });
+
+  const offeredFor = async (query: string) => {
+    await scriptedLm.reset();
+    await scriptedLm.script('ok');
+    await ask(query);
+    const [req] = await requestsAtLeast(1, 20_000);
+    return req.options.tools.map(t => t.name).sort();
+  };
+
+  it('#server and /use offer only the named servers\' tools', async () => {
+    await setSetting('mcpHost.chat.maxTools', undefined);
+    const all = await offeredFor('@mcp echo hi');
+    assert.ok(all.some(n => n.startsWith('everything_')) && all.some(n => n.startsWith('other_')), all.join());
+    assert.deepEqual(await offeredFor('@mcp #other echo hi'), ['other_crash', 'other_crash-later', 'other_echo', 'other_pid']);
+    assert.deepEqual(await offeredFor('@mcp /use other echo hi'), ['other_crash', 'other_crash-later', 'other_echo', 'other_pid']);
+  });
+
+  it('a tool set restricts what is offered, and cannot bring back a disabled tool', async () => {
+    await setSetting('mcpHost.chat.maxTools', undefined);
+    await setSetting('mcpHost.toolSets', { math: ['everything/get-sum', 'other/echo'] });
+    assert.deepEqual(await offeredFor('@mcp #math add 1 and 2'), ['everything_get-sum', 'other_echo']);
+    await setSetting('mcpHost.tools.disabled', ['everything/get-sum']);
+    assert.deepEqual(await offeredFor('@mcp /use math add 1 and 2'), ['other_echo']);
+    await setSetting('mcpHost.tools.disabled', undefined);
+  });
+
+  it('a server excluded from chat keeps running but is offered, found and called by no model', async () => {
+    await setSetting('mcpHost.chat.maxTools', undefined);
+    await setSetting('mcpHost.chat.excludedServers', ['other']);
+    const offered = await offeredFor('@mcp echo hi');
+    assert.ok(offered.length && !offered.some(n => n.startsWith('other_')), offered.join());
+    assert.deepEqual(await offeredFor('@mcp #other echo hi'), [], 'naming an excluded server brings none of its tools back');
+    const token = new vscode.CancellationTokenSource().token;
+    const value = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
+    const found = await vscode.lm.invokeTool('mcpHost_findTools', { input: { query: 'echo text back' }, toolInvocationToken: undefined }, token);
+    assert.doesNotMatch(value(found), /"server":"other"/);
+    const called = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'other', tool: 'echo', arguments: { text: 'x' } }, toolInvocationToken: undefined }, token);
+    assert.match(value(called), /excluded/);
+    assert.equal(api.host.require('other').state, 'running');
+    await setSetting('mcpHost.chat.excludedServers', undefined);
   });
 });
