@@ -5,3 +5,4 @@ export * from './searchTokens';
 export * from './toolSearch';
 export * from './toolOffer';
 export * from './toolScope';
+export * from './resultBudget';

@@ -6,7 +6,8 @@
  * Reads ask per server too, and neither reaches a server or tool the user disabled.
  */
 import * as vscode from 'vscode';
-import { inScope, modelToolDescription, parseScope, plainText, type McpHost } from '../../core';
+import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
+import type { KeptResults } from './keptResults';
 import { toAbortSignal } from '../cancellation';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
@@ -15,14 +16,14 @@ import { chatExcludedServers, isServerDisabledForModels, toolSets } from './tool
 
 interface FindInput { query?: string; scope?: string }
 interface CallInput { server: string; tool: string; arguments?: Record<string, unknown> }
-interface ReadInput { server: string; uri: string }
+interface ReadInput { server?: string; uri: string; offset?: number; length?: number }
 
 /** Tools one mcpHost_findTools call returns, schemas included. */
 const MAX_FOUND_LM_TOOLS = 20;
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
-export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent): vscode.Disposable[] {
+export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent, kept: KeptResults): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<FindInput>('mcpHost_findTools', {
       invoke(options) {
@@ -52,10 +53,17 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
     }),
     vscode.lm.registerTool<ReadInput>('mcpHost_readResource', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server)) };
+        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server ?? '')) };
       },
       async invoke(options, token) {
-        const { server, uri } = options.input;
+        const { server, uri, offset, length } = options.input;
+        // Results kept by MCP Host (too large for one read) page from memory; they came from an allowed call.
+        if (String(uri).startsWith(`${RESULT_SCHEME}:`)) {
+          const source = kept.store.get(String(uri))?.server;
+          if (source && isServerDisabledForModels(source)) return text(`The user disabled the MCP server "${source}" for language models.`);
+          return text(kept.read(String(uri), offset, length));
+        }
+        if (!server) return text('Name the MCP server whose resource to read.');
         const conn = host.get(server);
         if (!conn) return text(`No MCP server named "${server}" is configured.`);
         // A server whose tools are all disabled is cut off from models; its resources too.
@@ -64,7 +72,8 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
         const abort = toAbortSignal(token);
         try {
           const r = await conn.readResource(uri, { signal: abort.signal });
-          return text(r.contents.map(c => 'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round(c.blob.length * 3 / 4)} bytes]`).join('\n\n'));
+          const all = r.contents.map(c => 'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round(c.blob.length * 3 / 4)} bytes]`).join('\n\n');
+          return text(offset !== undefined || length !== undefined || all.length > MAX_PAGE_CHARS ? pageOf(uri, all, offset, length) : all);
         } catch (e) {
           return text(`Reading the resource failed: ${e instanceof Error ? e.message : String(e)}`);
         } finally {

@@ -4,9 +4,11 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { estimateToolTokens, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, type McpHost } from '../../core';
+import { budgetResult, estimateToolTokens, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
+import type { KeptResults } from './keptResults';
+import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
@@ -17,6 +19,7 @@ const MAX_ROUNDS = 16;
 export interface ParticipantDeps {
   readonly host: McpHost;
   readonly invoker: ToolInvoker;
+  readonly kept: KeptResults;
   /** Handles `/prompt …`; provided by the prompts feature. */
   readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
 }
@@ -46,11 +49,16 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offer = offerTools(ranked, budget, estimateToolTokens, pulled);
   if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
+  const resultBudgetSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('chat.maxResultTokens');
+  // Offered once a result was too large and kept, so the model can page through it.
+  let offerReader = false;
+
   const messages = [...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
       if (!offer.complete) tools.push(findToolsDefinition);
+      if (offerReader) tools.push(readResultDefinition);
       const byName = new Map<string, CatalogTool>(offer.offered.map(t => [t.name, t]));
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('@mcp uses the tools of your MCP servers.') }, token);
       const calls: vscode.LanguageModelToolCallPart[] = [];
@@ -73,6 +81,12 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(findToolsResult(query, hits))]));
           continue;
         }
+        if (call.name === READ_RESULT_TOOL && offerReader) {
+          const input = (call.input ?? {}) as { uri?: unknown; offset?: unknown; length?: unknown };
+          const page = deps.kept.read(String(input.uri ?? ''), Number(input.offset ?? 0), Number(input.length ?? 0) || undefined);
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(page)]));
+          continue;
+        }
         const t = byName.get(call.name);
         if (!t) {
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)]));
@@ -84,7 +98,13 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
-        results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(r.text)]));
+        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
+        if (budgeted.kept) {
+          offerReader = true;
+          stream.markdown(vscode.l10n.t('_The result of {0} ({1} characters) is larger than the model may read at once: it gets the start and can read the rest from the kept document._\n\n', t.name, r.text.length));
+          stream.reference(vscode.Uri.parse(budgeted.kept.uri));
+        }
+        results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(budgeted.text)]));
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
       messages.push(vscode.LanguageModelChatMessage.User(results));
