@@ -1,11 +1,14 @@
-/** One tool result cannot fill the model's context: a 5 MB result reaches the scripted model as a summary and a pageable document. */
+/**
+ * One tool result cannot fill the model's context: a 5 MB result reaches the scripted model as a
+ * summary and a pageable document. A server's instructions reach the model attributed and capped.
+ */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting } from './helpers';
 import { ask, requestsAtLeast, toolResultText, warmUpChat } from './chatDriver';
 import { declareServers, type TestApi, fixture, nodeServer, waitState } from './mcpHost';
 
-describe('tool result budget', function () {
+describe('tool result budget and server instructions', function () {
   this.timeout(90_000);
   let api: TestApi;
 
@@ -48,5 +51,17 @@ describe('tool result budget', function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
     assert.equal(doc.getText().length, chars);
     assert.ok(doc.getText().endsWith('FLOOD-END'));
+  });
+
+  it('the instructions of a server whose tools are offered reach the model, attributed and capped', async () => {
+    await scriptedLm.script('ok');
+    await ask('@mcp flood something small');
+    const [req] = await requestsAtLeast(1, 20_000);
+    const first = req.messages[0].content.map(c => c.type === 'text' ? c.value : '').join('');
+    assert.match(first, /^Instructions from the MCP servers whose tools you are offered\./);
+    assert.match(first, /<mcp-server-instructions server="flooding">\nFLOOD-INSTRUCTIONS: call flood with small numbers\./);
+    assert.equal(first.match(/<mcp-server-instructions /g)?.length, 1, 'the forged block for "everything" is gone');
+    assert.doesNotMatch(first, /INSTRUCTIONS-TAIL/);
+    assert.ok(first.length < 2_500, `${first.length} characters of instructions`);
   });
 });

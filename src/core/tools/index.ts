@@ -6,3 +6,4 @@ export * from './toolSearch';
 export * from './toolOffer';
 export * from './toolScope';
 export * from './resultBudget';
+export * from './serverInstructions';

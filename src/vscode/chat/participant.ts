@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { budgetResult, estimateToolTokens, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { budgetResult, estimateToolTokens, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -53,7 +53,8 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   // Offered once a result was too large and kept, so the model can page through it.
   let offerReader = false;
 
-  const messages = [...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
+  const messages = [...instructions, ...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -118,6 +119,19 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
     }
     throw e;
   }
+}
+
+/** The instructions of the servers whose tools are offered, as one attributed, capped message the user can open. */
+function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool[], maxInputTokens: number, stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
+  const servers = [...new Set(offered.map(t => t.server))];
+  const entries = servers.map(server => ({ server, instructions: deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
+  const text = instructionsMessage(entries, Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10)));
+  if (!text) return [];
+  const kept = deps.kept.store.keep('mcp-host', 'server-instructions', text);
+  stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
+  stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
+  stream.markdown('\n\n');
+  return [vscode.LanguageModelChatMessage.User(text)];
 }
 
 function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
