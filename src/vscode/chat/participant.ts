@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { budgetResult, estimateToolTokens, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -54,7 +54,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offerReader = false;
 
   const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
-  const messages = [...instructions, ...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -150,17 +150,18 @@ function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.Cha
   return {};
 }
 
-function history(ctx: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
-  const out: vscode.LanguageModelChatMessage[] = [];
+/** Earlier @mcp turns, bounded by the model's input: listings summarised, long answers shortened, oldest dropped first. */
+function history(ctx: vscode.ChatContext, maxInputTokens: number): vscode.LanguageModelChatMessage[] {
+  const turns: HistoryTurn[] = [];
   for (const turn of ctx.history) {
-    if (turn instanceof vscode.ChatRequestTurn) {
-      if (turn.participant === PARTICIPANT_ID) out.push(vscode.LanguageModelChatMessage.User(turn.prompt));
-    } else if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+    if (turn.participant !== PARTICIPANT_ID) continue;
+    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', text: turn.prompt, bulky: turn.command === 'tools' ? 'asked for the list of MCP tools' : undefined });
+    else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value : '').join('');
-      if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
+      if (text) turns.push({ role: 'assistant', text, bulky: turn.command === 'tools' ? 'listed the MCP tools' : undefined });
     }
   }
-  return out;
+  return boundHistory(turns, historyBudget(maxInputTokens)).map(t => t.role === 'user' ? vscode.LanguageModelChatMessage.User(t.text) : vscode.LanguageModelChatMessage.Assistant(t.text));
 }
 
 /** Attached references (files, MCP resources, selections) become context for the model. */
