@@ -93,3 +93,23 @@ describe('tools: budget and find_tools', () => {
     assert.match(text, /written by each server/);
   });
 });
+
+describe('tools: names unique and stable', () => {
+  it('gives every pair the same name whatever order the servers started in', () => {
+    const pairs = [{ server: 'a b', tool: 'c' }, { server: 'a_b', tool: 'c' }, { server: 'a', tool: 'b_c' }, { server: 'gh', tool: 'search' }, { server: 'gl', tool: 'search' }];
+    const byPair = (list: { server: string; tool: string; name: string }[]) => Object.fromEntries(list.map(n => [`${n.server}/${n.tool}`, n.name]));
+    const forward = byPair(nameTools(pairs));
+    assert.deepEqual(byPair(nameTools([...pairs].reverse())), forward);
+    assert.equal(new Set(Object.values(forward)).size, pairs.length);
+    // a_b/c and a/b_c both spell a_b_c: the first in sorted order keeps it, whatever the start order; a b/c is hashed.
+    assert.equal(forward['a/b_c'], 'a_b_c');
+    assert.match(forward['a_b/c'], /^a_b_c_[0-9a-f]{6}$/);
+    assert.equal(nameTools([{ server: 'a b', tool: 'c' }, { server: 'a_b', tool: 'c' }])[1].name, 'a_b_c', 'the pair that spells the name exactly keeps it');
+    assert.equal(forward['gh/search'], 'gh_search');
+  });
+  it('keeps the server prefix short so the tool name stays readable', () => {
+    const [n] = nameTools([{ server: 'my-company-github-enterprise-production', tool: 'create_pull_request_review' }]);
+    assert.match(n.name, /^my-company-github-[0-9a-f]{6}_create_pull_request_review$/);
+    assert.equal(n.name, nameTools([{ server: 'my-company-github-enterprise-production', tool: 'create_pull_request_review' }])[0].name);
+  });
+});
