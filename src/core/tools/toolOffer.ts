@@ -36,9 +36,16 @@ export function modelToolDescription(server: string, tool: SearchableTool['tool'
   return `[${server}] ${plainText(text, { maxLength: MAX_TOOL_DESCRIPTION })}`;
 }
 
+// Worked out once per tool definition: every request ranks the whole catalogue.
+const tokenCache = new WeakMap<object, { name: string; server: string; tokens: number }>();
+
 /** Estimated tokens of a tool as offered (≈ 4 characters a token, the usual rule for JSON and English). */
 export function estimateToolTokens(t: SearchableTool): number {
-  return Math.ceil((t.name.length + modelToolDescription(t.server, t.tool).length + JSON.stringify(t.tool.inputSchema ?? {}).length) / 4);
+  const hit = tokenCache.get(t.tool);
+  if (hit && hit.name === t.name && hit.server === t.server) return hit.tokens;
+  const tokens = Math.ceil((t.name.length + modelToolDescription(t.server, t.tool).length + JSON.stringify(t.tool.inputSchema ?? {}).length) / 4);
+  tokenCache.set(t.tool, { name: t.name, server: t.server, tokens });
+  return tokens;
 }
 
 export interface Offer<T> {
@@ -55,8 +62,11 @@ export interface Offer<T> {
  */
 export function offerTools<T extends SearchableTool>(ranked: readonly T[], budget: ToolBudget, cost: (t: T) => number = estimateToolTokens, pinned: readonly T[] = []): Offer<T> {
   const all = new Set([...pinned, ...ranked]);
-  const total = [...all].reduce((n, t) => n + cost(t), 0);
-  if (all.size <= budget.maxTools && total <= budget.maxSchemaTokens) return { offered: [...all], complete: true, schemaTokens: total };
+  if (all.size <= budget.maxTools) {
+    let total = 0;
+    for (const t of all) if ((total += cost(t)) > budget.maxSchemaTokens) break;
+    if (total <= budget.maxSchemaTokens) return { offered: [...all], complete: true, schemaTokens: total };
+  }
   const offered: T[] = [];
   let tokens = FIND_TOOLS_TOKENS;
   for (const t of all) {
