@@ -8,6 +8,7 @@ import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
 import { registerLanguageModelTools } from './vscode/chat/lmTools';
 import { registerParticipant } from './vscode/chat/participant';
+import { KeptResults } from './vscode/chat/keptResults';
 import { registerToolCommands } from './vscode/chat/toolCommands';
 import { ToolInvoker } from './vscode/chat/toolInvoker';
 import { ToolConsent } from './vscode/chat/toolConsent';
@@ -65,12 +66,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const activity = new ToolActivityLog(() => inputs.knownValues());
   const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
   const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
+  const kept = new KeptResults();
   context.subscriptions.push(
     activity,
     consent,
+    kept,
     ...registerApprovalCommands(consent.approvals),
-    registerParticipant(context, { host: c.host, invoker, promptCommand: promptChatCommand(c.host) }),
-    ...registerLanguageModelTools(c.host, invoker, consent),
+    registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
+    ...registerLanguageModelTools(c.host, invoker, consent, kept),
     ...registerToolCommands(c.host, activity),
   );
   void c.reload();

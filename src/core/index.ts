@@ -21,3 +21,4 @@ export * from './tools';
 export * from './text';
 export * from './sandbox';
 export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
+export * from './chat';

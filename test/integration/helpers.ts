@@ -12,7 +12,7 @@ export type ScriptedModelId = (typeof SCRIPTED_MODEL_IDS)[number];
 export type ScriptedPart =
   | string
   | { text: string }
-  | { toolCall: { name: string; input?: object; callId?: string } }
+  | { toolCall: { name: string; input?: object; callId?: string; inputFromLastResult?: Record<string, string> } }
   | { delayMs: number }
   | { error: string };
 /** The answer to one request: one part, a list of parts, or parts reserved for one model id. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_TOOL_NAME, nameTools, selectRelevantTools, toolName, toolResultParts, toolResultText } from '../../src/core';
+import { MAX_TOOL_NAME, nameTools, toolName, toolResultParts, toolResultText } from '../../src/core';
 
 describe('tools: names for language models', () => {
   it('namespaces per server with only allowed characters', () => {
@@ -15,17 +15,6 @@ describe('tools: names for language models', () => {
     const named = nameTools([{ server: 'a b', tool: 'c' }, { server: 'a_b', tool: 'c' }]);
     assert.notEqual(named[0].name, named[1].name);
     assert.ok(named.every(n => /^[A-Za-z0-9_-]{1,64}$/.test(n.name)));
-  });
-});
-
-describe('tools: selection when over the limit', () => {
-  it('keeps the most relevant tools in a stable order', () => {
-    const tools = Array.from({ length: 200 }, (_, i) => ({ name: `srv_tool${i}`, description: i === 150 ? 'Send an email message' : 'Does something' }));
-    const { selected, dropped } = selectRelevantTools(tools, 'please send an email to bob', 128);
-    assert.equal(selected.length, 128);
-    assert.equal(dropped, 72);
-    assert.ok(selected.some(t => t.name === 'srv_tool150'));
-    assert.deepEqual(selectRelevantTools(tools.slice(0, 5), 'x', 128).selected.length, 5);
   });
 });
 

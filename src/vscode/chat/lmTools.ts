@@ -6,27 +6,38 @@
  * Reads ask per server too, and neither reaches a server or tool the user disabled.
  */
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core';
+import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
+import type { KeptResults } from './keptResults';
 import { toAbortSignal } from '../cancellation';
-import { enabledTools } from './toolCatalog';
+import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
-import { isServerDisabledForModels } from './toolSettings';
+import { chatExcludedServers, isServerDisabledForModels, toolSets } from './toolSettings';
 
-interface FindInput { query?: string }
+interface FindInput { query?: string; scope?: string }
 interface CallInput { server: string; tool: string; arguments?: Record<string, unknown> }
-interface ReadInput { server: string; uri: string }
+interface ReadInput { server?: string; uri: string; offset?: number; length?: number }
+
+/** Tools one mcpHost_findTools call returns, schemas included. */
+const MAX_FOUND_LM_TOOLS = 20;
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
-export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent): vscode.Disposable[] {
+export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent, kept: KeptResults): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<FindInput>('mcpHost_findTools', {
       invoke(options) {
-        const q = (options.input.query ?? '').toLowerCase();
-        const found = enabledTools(host).filter(t => !q || `${t.server} ${t.tool.name} ${t.tool.title ?? ''} ${t.tool.description ?? ''}`.toLowerCase().includes(q));
-        if (!found.length) return text(q ? `No MCP tool matches "${q}".` : 'No MCP tools are available.');
-        return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, title: t.tool.title, description: t.tool.description, inputSchema: t.tool.inputSchema })).join('\n'));
+        // The same index and ranking as @mcp's find_tools; disabled tools and stopped servers are not in it.
+        const q = (options.input.query ?? '').trim();
+        let all = enabledTools(host);
+        if (options.input.scope) {
+          const scope = parseScope(String(options.input.scope), host.servers.map(c => c.name), toolSets(), true);
+          if (scope.unknown.length || !scope.names.length) return text(`No MCP server or tool set is named ${scope.unknown.join(', ') || String(options.input.scope)}.`);
+          all = all.filter(t => inScope(scope, t.server, t.tool.name));
+        }
+        const found = q ? catalogIndex(all).search(q, MAX_FOUND_LM_TOOLS).map(h => h.tool) : all.slice(0, MAX_FOUND_LM_TOOLS);
+        if (!found.length) return text(q ? `No MCP tool matches "${plainText(q, { singleLine: true, maxLength: 200 })}".` : 'No MCP tools are available.');
+        return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema })).join('\n'));
       },
     }),
     vscode.lm.registerTool<CallInput>('mcpHost_callTool', {
@@ -35,16 +46,24 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
       },
       async invoke(options, token) {
         const { server, tool } = options.input;
+        if (chatExcludedServers().includes(server)) return text(`The user excluded the MCP server "${server}" from chat.`);
         const r = await invoker.invoke({ server, tool, args: options.input.arguments ?? {}, token });
         return text(r.text);
       },
     }),
     vscode.lm.registerTool<ReadInput>('mcpHost_readResource', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server)) };
+        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server ?? '')) };
       },
       async invoke(options, token) {
-        const { server, uri } = options.input;
+        const { server, uri, offset, length } = options.input;
+        // Results kept by MCP Host (too large for one read) page from memory; they came from an allowed call.
+        if (String(uri).startsWith(`${RESULT_SCHEME}:`)) {
+          const source = kept.store.get(String(uri))?.server;
+          if (source && isServerDisabledForModels(source)) return text(`The user disabled the MCP server "${source}" for language models.`);
+          return text(kept.read(String(uri), offset, length));
+        }
+        if (!server) return text('Name the MCP server whose resource to read.');
         const conn = host.get(server);
         if (!conn) return text(`No MCP server named "${server}" is configured.`);
         // A server whose tools are all disabled is cut off from models; its resources too.
@@ -53,7 +72,8 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
         const abort = toAbortSignal(token);
         try {
           const r = await conn.readResource(uri, { signal: abort.signal });
-          return text(r.contents.map(c => 'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round(c.blob.length * 3 / 4)} bytes]`).join('\n\n'));
+          const all = r.contents.map(c => 'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round(c.blob.length * 3 / 4)} bytes]`).join('\n\n');
+          return text(offset !== undefined || length !== undefined || all.length > MAX_PAGE_CHARS ? pageOf(uri, all, offset, length) : all);
         } catch (e) {
           return text(`Reading the resource failed: ${e instanceof Error ? e.message : String(e)}`);
         } finally {

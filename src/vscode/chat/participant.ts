@@ -4,16 +4,17 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { selectRelevantTools, type McpHost } from '../../core';
-import { enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
+import { boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
+import { scopedTools } from './requestScope';
+import type { KeptResults } from './keptResults';
+import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 const MAX_ROUNDS = 16;
-/** VS Code rejects requests with more tools than this. */
-export const MAX_TOOLS = 128;
 /**
  * VS Code's tool result part takes `isError` as a third argument at run time and hands it to the
  * model provider (not in the stable typings of @types/vscode 1.104; versions without it ignore it).
@@ -23,6 +24,7 @@ const ToolResult = vscode.LanguageModelToolResultPart as unknown as new (callId:
 export interface ParticipantDeps {
   readonly host: McpHost;
   readonly invoker: ToolInvoker;
+  readonly kept: KeptResults;
   /** Handles `/prompt …`; provided by the prompts feature. */
   readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
 }
@@ -41,15 +43,29 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
     return {};
   }
 
-  const all = enabledTools(deps.host);
-  const { selected, dropped } = selectRelevantTools(all.map(t => ({ ...t, description: t.tool.description })), request.prompt, MAX_TOOLS);
-  if (dropped) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled but a request can carry at most {1}; the {1} most relevant to your request were offered._\n\n', all.length, MAX_TOOLS));
-  const byName = new Map<string, CatalogTool>(selected.map(t => [t.name, t]));
-  const tools = selected.map(toChatTool);
+  const scoped = scopedTools(deps.host, request, stream);
+  if (!scoped) return {};
+  const all = scoped.tools;
+  const index = catalogIndex(all);
+  const ranked = index.rank(scoped.prompt);
+  const budget = chatToolBudget(request.model.maxInputTokens);
+  // Tools the model pulled in with find_tools, newest first: they stay offered for the rest of the request.
+  const pulled: CatalogTool[] = [];
+  let offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+  if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
-  const messages = [...history(chatContext), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const resultBudgetSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('chat.maxResultTokens');
+  // Offered once a result was too large and kept, so the model can page through it.
+  let offerReader = false;
+
+  const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
+  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      const tools = offer.offered.map(toChatTool);
+      if (!offer.complete) tools.push(findToolsDefinition);
+      if (offerReader) tools.push(readResultDefinition);
+      const byName = new Map<string, CatalogTool>(offer.offered.map(t => [t.name, t]));
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('@mcp uses the tools of your MCP servers.') }, token);
       const calls: vscode.LanguageModelToolCallPart[] = [];
       const assistant: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
@@ -62,6 +78,21 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
       const results: vscode.LanguageModelToolResultPart[] = [];
       for (const call of calls) {
         if (token.isCancellationRequested) break;
+        if (call.name === FIND_TOOLS && !offer.complete) {
+          // Pulling a tool in only offers it: calling it still goes through the invoker's consent.
+          const query = String((call.input as { query?: unknown } | undefined)?.query ?? '');
+          const hits = index.search(query, MAX_FOUND_TOOLS);
+          pulled.unshift(...hits.map(h => h.tool).filter(t => !pulled.includes(t)));
+          offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(findToolsResult(query, hits))]));
+          continue;
+        }
+        if (call.name === READ_RESULT_TOOL && offerReader) {
+          const input = (call.input ?? {}) as { uri?: unknown; offset?: unknown; length?: unknown };
+          const page = deps.kept.read(String(input.uri ?? ''), Number(input.offset ?? 0), Number(input.length ?? 0) || undefined);
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(page)]));
+          continue;
+        }
         const t = byName.get(call.name);
         if (!t) {
           results.push(new ToolResult(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)], true));
@@ -73,7 +104,14 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
-        results.push(new ToolResult(call.callId, r.texts.map(t => new vscode.LanguageModelTextPart(t)), r.isError));
+        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
+        if (budgeted.kept) {
+          offerReader = true;
+          stream.markdown(vscode.l10n.t('_The result of {0} ({1} characters) is larger than the model may read at once: it gets the start and can read the rest from the kept document._\n\n', t.name, r.text.length));
+          stream.reference(vscode.Uri.parse(budgeted.kept.uri));
+        }
+        const texts = budgeted.kept ? [budgeted.text] : r.texts;
+        results.push(new ToolResult(call.callId, texts.map(x => new vscode.LanguageModelTextPart(x)), r.isError));
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
       messages.push(vscode.LanguageModelChatMessage.User(results));
@@ -87,6 +125,19 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
     }
     throw e;
   }
+}
+
+/** The instructions of the servers whose tools are offered, as one attributed, capped message the user can open. */
+function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool[], maxInputTokens: number, stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
+  const servers = [...new Set(offered.map(t => t.server))];
+  const entries = servers.map(server => ({ server, instructions: deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
+  const text = instructionsMessage(entries, Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10)));
+  if (!text) return [];
+  const kept = deps.kept.store.keep('mcp-host', 'server-instructions', text);
+  stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
+  stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
+  stream.markdown('\n\n');
+  return [vscode.LanguageModelChatMessage.User(text)];
 }
 
 function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
@@ -105,17 +156,18 @@ function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.Cha
   return {};
 }
 
-function history(ctx: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
-  const out: vscode.LanguageModelChatMessage[] = [];
+/** Earlier @mcp turns, bounded by the model's input: listings summarised, long answers shortened, oldest dropped first. */
+function history(ctx: vscode.ChatContext, maxInputTokens: number): vscode.LanguageModelChatMessage[] {
+  const turns: HistoryTurn[] = [];
   for (const turn of ctx.history) {
-    if (turn instanceof vscode.ChatRequestTurn) {
-      if (turn.participant === PARTICIPANT_ID) out.push(vscode.LanguageModelChatMessage.User(turn.prompt));
-    } else if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+    if (turn.participant !== PARTICIPANT_ID) continue;
+    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', text: turn.prompt, bulky: turn.command === 'tools' ? 'asked for the list of MCP tools' : undefined });
+    else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value : '').join('');
-      if (text) out.push(vscode.LanguageModelChatMessage.Assistant(text));
+      if (text) turns.push({ role: 'assistant', text, bulky: turn.command === 'tools' ? 'listed the MCP tools' : undefined });
     }
   }
-  return out;
+  return boundHistory(turns, historyBudget(maxInputTokens)).map(t => t.role === 'user' ? vscode.LanguageModelChatMessage.User(t.text) : vscode.LanguageModelChatMessage.Assistant(t.text));
 }
 
 /** Attached references (files, MCP resources, selections) become context for the model. */

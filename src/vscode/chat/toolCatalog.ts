@@ -1,8 +1,9 @@
-/** The enabled MCP tools of running servers, with their model-facing names. */
-import type * as vscode from 'vscode';
+/** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index. */
+import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { nameTools, type McpHost } from '../../core';
-import { disabledPatterns, isToolEnabled } from './toolSettings';
+import { modelToolDescription, nameTools, ToolIndex, toolBudget, type McpHost, type ToolBudget } from '../../core';
+import { SECTION } from '../config';
+import { chatExcludedServers, disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
   readonly server: string;
@@ -14,12 +15,28 @@ export interface CatalogTool {
 export function enabledTools(host: McpHost): CatalogTool[] {
   // Settings are read once per call: this runs for every chat request, over every tool.
   const disabled = disabledPatterns();
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name, disabled));
+  const excluded = new Set(chatExcludedServers());
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && !excluded.has(o.server) && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }
 
+let cached: { tools: readonly CatalogTool[]; index: ToolIndex<CatalogTool> } | undefined;
+
+/** The search index of `tools`, rebuilt only when the catalogue changed (same tool objects, same names: same index). */
+export function catalogIndex(tools: readonly CatalogTool[]): ToolIndex<CatalogTool> {
+  const prev = cached?.tools;
+  if (prev && prev.length === tools.length && tools.every((t, i) => t.tool === prev[i].tool && t.name === prev[i].name && t.server === prev[i].server)) return cached!.index;
+  cached = { tools, index: new ToolIndex(tools) };
+  return cached.index;
+}
+
+/** `mcpHost.chat.maxTools` / `mcpHost.chat.maxToolSchemaTokens` applied to a model's input limit. */
+export function chatToolBudget(maxInputTokens: number): ToolBudget {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  return toolBudget(maxInputTokens, { maxTools: cfg.get<number>('chat.maxTools'), maxSchemaTokens: cfg.get<number>('chat.maxToolSchemaTokens') });
+}
+
 export function toChatTool(t: CatalogTool): vscode.LanguageModelChatTool {
-  const description = [t.tool.title, t.tool.description].filter(Boolean).join(': ') || `${t.tool.name} (MCP server ${t.server})`;
-  return { name: t.name, description: `[${t.server}] ${description}`, inputSchema: t.tool.inputSchema };
+  return { name: t.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema };
 }

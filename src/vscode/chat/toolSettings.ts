@@ -3,7 +3,7 @@
  * user-declared servers only) and `tools.disabled` (`server/tool` or `server/*` patterns).
  */
 import * as vscode from 'vscode';
-import { matchesToolPattern, type ApprovalSettings } from '../../core';
+import { matchesToolPattern, parseToolSets, type ApprovalSettings, type ToolSets } from '../../core';
 import { SECTION } from '../config';
 
 const cfg = () => vscode.workspace.getConfiguration(SECTION);
@@ -20,10 +20,16 @@ export function isToolEnabled(server: string, tool: string, disabled: readonly s
 
 export function disabledPatterns(): string[] { return list('tools.disabled'); }
 
-/** Every tool of `server` is disabled (`server/*`, or all servers): models get nothing from it, resources included. */
+/** `mcpHost.chat.excludedServers`: running servers whose tools and resources language models never get. */
+export function chatExcludedServers(): string[] { return list('chat.excludedServers'); }
+
+/** The valid named tool sets of `mcpHost.toolSets` (invalid entries are left out). */
+export function toolSets(): ToolSets { return parseToolSets(cfg().get('toolSets')).sets; }
+
+/** Every tool of `server` is disabled (`server/*`, or all servers) or it is excluded from chat: models get nothing from it, resources included. */
 export function isServerDisabledForModels(server: string): boolean {
   const disabled = disabledPatterns();
-  return disabled.includes(`${server}/*`) || disabled.includes('*/*');
+  return disabled.includes(`${server}/*`) || disabled.includes('*/*') || chatExcludedServers().includes(server);
 }
 
 export async function setDisabled(patterns: string[]): Promise<void> {
