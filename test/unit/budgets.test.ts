@@ -113,7 +113,8 @@ describe('budgets: hostile servers', function () {
     try {
       await host.apply({ flood: flooding() });
       const r = JSON.parse(text(await host.require('flood').callTool('ask-roots', { count: 200 }))) as { ok: number; refused: number; error?: string };
-      assert.ok(r.ok >= 15 && r.ok < 60, `answered ${r.ok}`);
+      // How many fit in the rate window depends on how fast this machine reads them; that some are refused does not.
+      assert.ok(r.ok >= 5 && r.refused > 0, `answered ${r.ok}, refused ${r.refused}`);
       assert.equal(r.ok + r.refused, 200);
       assert.match(r.error ?? '', /Too many requests: this client handles at most 10 server requests per second and 5 waiting/);
       await waitFor(() => /Dropped \d+ requests \(refused with an error\)/.test(loggers.get('flood')!.text()), 'the burst summary');

@@ -19,7 +19,7 @@ describe('installed from the .vsix', () => {
     assert.equal(path.basename(ext.extensionPath), `${EXTENSION_ID}-${ext.packageJSON.version}`);
     // vsce stores README/CHANGELOG/LICENSE as readme.md/changelog.md/LICENSE.txt.
     const files = fs.readdirSync(ext.extensionPath).filter((f) => !f.startsWith('.')).sort();
-    const expected = ['changelog.md', 'dist', 'l10n', 'license.txt', 'media', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'readme.md'];
+    const expected = ['api.d.ts', 'changelog.md', 'dist', 'l10n', 'license.txt', 'media', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'readme.md'];
     assert.deepEqual(files.filter((f) => !expected.includes(f.toLowerCase())), [],
       `unexpected files in the package: ${files.join(', ')}`);
     assert.deepEqual(fs.readdirSync(path.join(ext.extensionPath, 'dist')), ['extension.js']);
