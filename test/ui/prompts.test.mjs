@@ -7,6 +7,7 @@ import { activityBarItem, runCommand, screenshot, workbench, workbenchReady } fr
 
 const widget = () => workbench.page.locator('.quick-input-widget');
 const row = (text) => widget().locator('.monaco-list-row', { hasText: text });
+const focusedRow = (text) => widget().locator('.monaco-list-row.focused', { hasText: text });
 const input = () => widget().locator('input.input').first();
 
 describe('Run Prompt (workbench UI)', () => {
@@ -45,6 +46,7 @@ describe('Run Prompt (workbench UI)', () => {
     await row('Marketing').waitFor({ state: 'detached' });
     await row('Sales').waitFor();
     await page.keyboard.press('ArrowDown'); // past the typed "Sa" to the suggestion
+    await focusedRow('Sales').waitFor();
     await page.keyboard.press('Enter');
     // Step 2/2: the names depend on the department picked before.
     await row('David').waitFor();
@@ -62,6 +64,7 @@ describe('Run Prompt (workbench UI)', () => {
     await row('David').waitFor({ state: 'detached' });
     await row('Eve').waitFor();
     await page.keyboard.press('ArrowDown');
+    await focusedRow('Eve').waitFor();
     await page.keyboard.press('Enter');
     // Default mcpHost.prompts.openIn = chat: the prompt's text fills the chat input as a request to
     // @mcp, and waits there until the user sends it (the server wrote it).

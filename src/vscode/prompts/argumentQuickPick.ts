@@ -70,7 +70,10 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
       for (const s of suggestions) items.push({ label: s, use: 'suggestion', alwaysShow: true });
       qp.items = items;
       const again = active && items.find(i => i.use === active.use && (i.use !== 'suggestion' || i.label === active.label));
-      if (again) qp.activeItems = [again];
+      // The workbench focuses the first row of new items by itself, and applies an explicit
+      // `activeItems` a frame later: setting the first row again would undo a Down key pressed
+      // in between (seen under load: Enter then took the typed text instead of the suggestion).
+      if (again && again !== items[0]) qp.activeItems = [again];
     };
 
     const canComplete = !!opts.conn.capabilities?.completions;
