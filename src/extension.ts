@@ -29,6 +29,7 @@ import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { createTestHooks } from './vscode/testing/testHooks';
+import { DevMode } from './vscode/dev/devMode';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...registerCommands({ controller, logs, inputs }),
     ...registerOnboarding({ controller, logs, inputs }, context),
   );
+  context.subscriptions.push(new DevMode(controller.host, logs));
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
