@@ -30,6 +30,7 @@ import { registerResources } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { createTestHooks } from './vscode/testing/testHooks';
 import { DevMode } from './vscode/dev/devMode';
+import { ToolRunner } from './vscode/tools/toolRunner';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
     ...registerLanguageModelTools(c.host, invoker, consent, kept),
     ...registerToolCommands(c.host, activity),
+    new ToolRunner(c.host, invoker),
   );
   void c.reload();
   const api = createApi(c.host, activity, performance.now() - loadStart);

@@ -113,6 +113,9 @@ export class DevMode implements vscode.Disposable {
       address: '127.0.0.1',
       port,
       continueOnAttach: true,
+      // A server's build may live outside the workspace folder (a package being developed elsewhere):
+      // its source maps still map breakpoints set in its sources.
+      resolveSourceMapLocations: ['**', '!**/node_modules/**'],
       [SERVER_KEY]: e.server,
     });
     if (!ok) {
