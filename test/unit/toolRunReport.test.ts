@@ -24,6 +24,7 @@ describe('tool runner report (core)', () => {
       server: 'evil\u202E', tool: { name: 'r`e`port', title: '\u001b[31mReport\u001b[0m' }, args: { q: '```' },
       result: {
         content: [
+          { type: 'text', text: '[y](command:workbench.action.openSettings) <b onmouseover=x>bold</b>' },
           { type: 'text', text: 'ok\n````\n[x](command:workbench.action.terminal.new) <img src=x onerror=alert(1)>' },
           { type: 'image', mimeType: 'image/svg+xml', data: Buffer.from('<svg><script>alert(1)</script></svg>').toString('base64') },
           { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
