@@ -29,6 +29,8 @@ import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { createTestHooks } from './vscode/testing/testHooks';
+import { DevMode } from './vscode/dev/devMode';
+import { ToolRunner } from './vscode/tools/toolRunner';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -59,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...registerCommands({ controller, logs, inputs }),
     ...registerOnboarding({ controller, logs, inputs }, context),
   );
+  context.subscriptions.push(new DevMode(controller.host, logs));
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
     ...registerLanguageModelTools(c.host, invoker, consent, kept),
     ...registerToolCommands(c.host, activity),
+    new ToolRunner(c.host, invoker),
   );
   void c.reload();
   const api = createApi(c.host, activity, performance.now() - loadStart);

@@ -20,5 +20,6 @@ export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type
 export * from './tools';
 export * from './text';
 export * from './sandbox';
+export * from './dev';
 export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
 export * from './chat';

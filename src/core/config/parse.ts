@@ -5,10 +5,11 @@
 import type { ConfigProblem, HttpDeclaration, ParseResult, ServerDeclaration, StdioDeclaration } from './types';
 import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
+import { parseDev } from './devDecl';
 
-const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox']);
+const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
-const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'dev', 'gallery', 'version', 'roots']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'gallery', 'version', 'roots']);
 
 export function parseServers(raw: unknown): ParseResult {
   const servers: ServerDeclaration[] = [];
@@ -94,7 +95,9 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     const cwd = optionalString(v.cwd, 'cwd', error);
     if (cwd) checkVars('cwd', cwd);
     const sandbox = parseSandbox(v.sandbox, error);
-    const decl: StdioDeclaration = { ...base, type, command: v.command, args, env, envFile, cwd, ...(sandbox ? { sandbox } : {}) };
+    const dev = parseDev(v.dev, error);
+    if (dev?.watch) checkVars('dev.watch', dev.watch);
+    const decl: StdioDeclaration = { ...base, type, command: v.command, args, env, envFile, cwd, ...(sandbox ? { sandbox } : {}), ...(dev ? { dev } : {}) };
     return decl;
   }
 

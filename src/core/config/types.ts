@@ -24,6 +24,15 @@ export interface StdioDeclaration extends DeclarationBase {
   readonly cwd?: string;
   /** `"sandbox": true` or rules: the server runs under an OS sandbox (see `core/sandbox`). */
   readonly sandbox?: SandboxDeclaration;
+  /** Server development: restart on file changes, start under the Node inspector (see `core/dev`). */
+  readonly dev?: DevDeclaration;
+}
+
+export interface DevDeclaration {
+  /** Changes to files matching this glob (relative to the first workspace folder, or absolute) restart the server. */
+  readonly watch?: string;
+  /** Start with the Node.js inspector on loopback so the embedder can attach a debugger. */
+  readonly debug?: { readonly type: 'node' };
 }
 
 /**

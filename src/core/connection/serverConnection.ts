@@ -26,6 +26,7 @@ import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
+import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
 import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import { ServerRoots } from './serverRoots';
@@ -94,6 +95,7 @@ export class ServerConnection extends Disposable {
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
   private _pid?: number;
+  private _inspectorPort?: number;
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
   private _sandboxRoots?: readonly string[];
 
@@ -170,6 +172,8 @@ export class ServerConnection extends Disposable {
   get transportKind(): 'stdio' | 'http' | 'sse' | undefined { return this._transportKind; }
   /** Process id of a stdio server while it runs. */
   get pid(): number | undefined { return this._pid; }
+  /** Loopback port of the Node inspector of a running `dev.debug` server (announced on its stderr). */
+  get inspectorPort(): number | undefined { return this._inspectorPort; }
   /** Started under the OS sandbox (see `core/sandbox`). */
   get sandboxed(): boolean { return this._sandboxRoots !== undefined && this._state !== 'stopped'; }
   get ref(): ServerRef { return { name: this.name, title: this.serverInfo?.title }; }
@@ -358,12 +362,14 @@ export class ServerConnection extends Disposable {
     this.setState('starting', this._message && this.restartPolicy.recentRestarts ? this._message : undefined);
     this.closedReason = undefined;
     let launch;
+    let inspectorPick: InspectorPick | undefined;
     try {
       const resolved = await resolveDeclaration(this._declaration, this.options.ports.variables);
       launch = resolved.launch;
       this.declaredSecrets = resolved.secrets;
       this._sandboxRoots = undefined;
       if (launch.type === 'stdio' && this._declaration.type === 'stdio') {
+        if (this._declaration.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
         const boxed = await sandboxLaunch({
           port: this.options.ports.sandbox, declaration: this._declaration, launch,
           userHome: this.options.ports.variables.userHome, roots: await this.rootUris(), logger: this.logger,
@@ -395,6 +401,7 @@ export class ServerConnection extends Disposable {
       const inner: Transport = launch.type === 'stdio'
         ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
+      const inspector = inner instanceof StdioTransport && inspectorPick ? listenForInspector(inner, inspectorPick) : undefined;
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient(transport);
       transport.onRefusedRequest = (method, reason) => this.onRefusedRequest(method, summarizeRefusal(reason));
@@ -449,6 +456,9 @@ export class ServerConnection extends Disposable {
       this._transportKind = kind;
       this._protocolVersion = transport.protocolVersion;
       this._pid = inner instanceof StdioTransport ? inner.pid : undefined;
+      // Only what was announced before initialize was answered: later lines are the server's to forge.
+      this._inspectorPort = inspector?.port();
+      inspector?.close();
       client.onclose = () => this.onClosed(gen, inner);
       client.onerror = e => {
         this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
@@ -540,6 +550,7 @@ export class ServerConnection extends Disposable {
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
+    this._inspectorPort = undefined;
     this.catalog.clear();
     const delay = this.restartPolicy.next();
     if (delay === undefined) {
@@ -575,6 +586,7 @@ export class ServerConnection extends Disposable {
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
+    this._inspectorPort = undefined;
     this.catalog.clear();
     if (!client) return;
     client.onclose = undefined;

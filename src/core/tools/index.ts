@@ -6,4 +6,6 @@ export * from './toolSearch';
 export * from './toolOffer';
 export * from './toolScope';
 export * from './resultBudget';
+export * from './toolRunReport';
+export * from './schemaSkeleton';
 export * from './serverInstructions';

@@ -5,6 +5,7 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { plainText, toolResultParts, toolResultTexts, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
@@ -27,6 +28,8 @@ export interface InvokeResult {
   /** The same, one text per result part (structured content is a part of its own). */
   readonly texts: readonly string[];
   readonly isError: boolean;
+  /** The server's answer as received (validated against the output schema), when there is one. */
+  readonly result?: CallToolResult;
 }
 
 /** Wraps a call so a -32042 "URL elicitation required" error is shown to the user and the call retried. */
@@ -37,11 +40,11 @@ export class ToolInvoker {
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
-    const finish = (outcome: ToolOutcome, texts: string | string[], parts: ToolResultPart[] = [], approvedBy?: string): InvokeResult => {
+    const finish = (outcome: ToolOutcome, texts: string | string[], parts: ToolResultPart[] = [], approvedBy?: string, result?: CallToolResult): InvokeResult => {
       const list = typeof texts === 'string' ? [texts] : texts;
       const text = list.join('\n');
       this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy });
-      return { outcome, parts, text, texts: list, isError: outcome !== 'ok' };
+      return { outcome, parts, text, texts: list, isError: outcome !== 'ok', ...(result ? { result } : {}) };
     };
     const conn = this.host.get(req.server);
     if (!conn) return finish('failed', vscode.l10n.t('No MCP server named "{0}" is configured.', req.server));
@@ -53,7 +56,7 @@ export class ToolInvoker {
     }
   }
 
-  private async run(req: InvokeRequest, conn: ServerConnection, signal: AbortSignal, finish: (outcome: ToolOutcome, texts: string | string[], parts?: ToolResultPart[], approvedBy?: string) => InvokeResult): Promise<InvokeResult> {
+  private async run(req: InvokeRequest, conn: ServerConnection, signal: AbortSignal, finish: (outcome: ToolOutcome, texts: string | string[], parts?: ToolResultPart[], approvedBy?: string, result?: CallToolResult) => InvokeResult): Promise<InvokeResult> {
     const failed = (e: unknown, approvedBy?: string) => req.token?.isCancellationRequested
       ? finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy)
       : finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
@@ -82,7 +85,7 @@ export class ToolInvoker {
       const parts = toolResultParts(result, tool);
       const texts = toolResultTexts(parts, result.isError);
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
-      return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy);
+      return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy, result);
     } catch (e) {
       return failed(e, approvedBy);
     }

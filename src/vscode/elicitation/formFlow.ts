@@ -18,6 +18,8 @@ export interface FormRequest {
   readonly message: string;
   readonly fields: readonly FormField[];
   readonly signal?: AbortSignal;
+  /** Wording of the flow when it is not a server's question (the tool runner): title, review step, no Decline. */
+  readonly wording?: { readonly title: string; readonly submit: string; readonly submitDescription: string; readonly placeholder: string };
 }
 
 type ReviewItem = vscode.QuickPickItem & { readonly run?: 'submit' | 'decline' | 'cancel'; readonly field?: number };
@@ -25,7 +27,7 @@ type ReviewItem = vscode.QuickPickItem & { readonly run?: 'submit' | 'decline' |
 export async function runFormFlow(req: FormRequest): Promise<FormOutcome> {
   const { fields } = req;
   const values: FormValues = initialValues(fields);
-  const title = formTitle(req.server, req.message);
+  const title = req.wording?.title ?? formTitle(req.server, req.message);
   const server = serverLabel(req.server);
   const totalSteps = fields.length + 1;
   let outcome: FormOutcome = { action: 'cancel' };
@@ -42,8 +44,8 @@ export async function runFormFlow(req: FormRequest): Promise<FormOutcome> {
     const problems = validateContent(fields, toContent(fields, values));
     const invalid = new Map(problems.filter(p => p.field).map(p => [p.field!, p.message]));
     const submit: ReviewItem = {
-      label: `$(check) ${vscode.l10n.t('Submit')}`,
-      description: vscode.l10n.t('send these answers to "{0}"', server),
+      label: `$(check) ${req.wording?.submit ?? vscode.l10n.t('Submit')}`,
+      description: req.wording?.submitDescription ?? vscode.l10n.t('send these answers to "{0}"', server),
       detail: problems.length ? `⚠ ${problems.map(p => p.message).join(' ')}` : undefined,
       run: 'submit',
     };
@@ -56,14 +58,14 @@ export async function runFormFlow(req: FormRequest): Promise<FormOutcome> {
         field: i,
       })),
       { label: '', kind: vscode.QuickPickItemKind.Separator },
-      { label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell "{0}" you do not want to answer', server), run: 'decline' },
+      ...(req.wording ? [] : [{ label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell "{0}" you do not want to answer', server), run: 'decline' } as ReviewItem]),
       { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('dismiss without answering'), run: 'cancel' },
     ];
     const picked = await input.showQuickPick<ReviewItem>({
       title,
       step: totalSteps,
       totalSteps,
-      placeholder: vscode.l10n.t('Review your answers, then submit them to "{0}"', server),
+      placeholder: req.wording?.placeholder ?? vscode.l10n.t('Review your answers, then submit them to "{0}"', server),
       items,
       activeItem: submit,
     });

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { plainText, type ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
-import { catalogCounts, promptNodes, serverNodes, type ServerNode } from './serversTree';
+import { catalogCounts, promptNodes, serverNodes, toolNodes, type ServerNode } from './serversTree';
+import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
@@ -21,12 +22,13 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   }
 
   getChildren(node?: ServerNode): ServerNode[] {
-    if (node?.kind === 'server') return promptNodes(node.conn);
+    if (node?.kind === 'server') return [...promptNodes(node.conn), ...toolNodes(node.conn)];
     return node ? [] : serverNodes(this.controller);
   }
 
   getTreeItem(node: ServerNode): vscode.TreeItem {
     if (node.kind === 'prompt') return promptTreeItem(node.server, node.prompt);
+    if (node.kind === 'tool') return toolTreeItem(node.server, node.tool);
     const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
     item.id = `${node.kind}:${node.name}`;
     if (node.kind === 'problem') {
@@ -52,7 +54,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
-    if (conn.catalog.get('prompts').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    if (conn.catalog.get('prompts').length || conn.catalog.get('tools').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
 

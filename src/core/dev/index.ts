@@ -1,0 +1,2 @@
+export * from './inspector';
+export * from './watchPattern';

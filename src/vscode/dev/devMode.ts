@@ -1,0 +1,133 @@
+/**
+ * Dev mode of a declaration (`dev.watch`, `dev.debug`): a file watcher per server restarts only that
+ * server (debounced), and a server started under the inspector gets VS Code's Node debugger attached
+ * for as long as it runs.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
+import type { ServerLogs } from '../logs';
+
+/** Saving several files (a build, "Save All") restarts once. */
+export const WATCH_DEBOUNCE_MS = 300;
+
+/** Marks the attach configurations we start, so sessions are matched to their server. */
+const SERVER_KEY = '__mcpHostServer';
+
+interface Watch { readonly key: string; readonly watcher: vscode.FileSystemWatcher; timer?: NodeJS.Timeout }
+
+export class DevMode implements vscode.Disposable {
+  private readonly watches = new Map<string, Watch>();
+  private readonly sessions = new Map<string, vscode.DebugSession>();
+  /** The inspector port we attached to (or are attaching to), per server. */
+  private readonly attached = new Map<string, number>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private debugQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly host: McpHost, private readonly logs: ServerLogs) {
+    const sub = (d: { dispose(): void }) => this.subscriptions.push(d);
+    sub(host.onDidChangeServers(() => this.syncWatches()));
+    // Serialised: a restart's `starting` must end the old session before `running` attaches the new one.
+    sub(host.onDidChangeState(e => { this.syncWatches(); this.debugQueue = this.debugQueue.then(() => this.syncDebug(e)).catch(() => undefined); }));
+    sub(vscode.workspace.onDidGrantWorkspaceTrust(() => this.syncWatches()));
+    sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
+    sub(vscode.debug.onDidStartDebugSession(s => {
+      const server = s.configuration[SERVER_KEY] as unknown;
+      if (typeof server === 'string' && !s.parentSession) this.sessions.set(server, s);
+    }));
+    sub(vscode.debug.onDidTerminateDebugSession(s => {
+      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
+    }));
+    this.syncWatches();
+  }
+
+  private syncWatches(): void {
+    const wanted = new Map<string, { conn: ServerConnection; key: string; base: string; pattern: string }>();
+    for (const conn of this.host.servers) {
+      const d = conn.declaration;
+      if (d.type !== 'stdio' || !d.dev?.watch || d.disabled) continue;
+      const target = watchTarget(d.dev.watch, {
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map(f => ({ path: f.uri.fsPath })),
+        trusted: vscode.workspace.isTrusted,
+        userHome: os.homedir(),
+      });
+      if (target.kind !== 'watch') continue;
+      wanted.set(conn.name, { conn, key: `${target.base}\0${target.pattern}`, base: target.base, pattern: target.pattern });
+    }
+    for (const [name, w] of this.watches) {
+      if (wanted.get(name)?.key === w.key) continue;
+      this.unwatch(name);
+    }
+    for (const [name, want] of wanted) {
+      if (this.watches.has(name)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(want.base), want.pattern));
+      const watch: Watch = { key: want.key, watcher };
+      const changed = (uri: vscode.Uri) => {
+        clearTimeout(watch.timer);
+        watch.timer = setTimeout(() => this.restartFor(name, uri), WATCH_DEBOUNCE_MS);
+      };
+      watcher.onDidChange(changed);
+      watcher.onDidCreate(changed);
+      watcher.onDidDelete(changed);
+      this.watches.set(name, watch);
+    }
+  }
+
+  private restartFor(name: string, uri: vscode.Uri): void {
+    const conn = this.host.get(name);
+    // A server the user stopped stays stopped; one waiting for trust is not ours to start.
+    if (!conn || conn.state === 'stopped') return;
+    this.logs.get(name).info(vscode.l10n.t('{0} changed (dev.watch): restarting the server', vscode.workspace.asRelativePath(uri)));
+    void conn.restart();
+  }
+
+  private unwatch(name: string): void {
+    const w = this.watches.get(name);
+    if (!w) return;
+    clearTimeout(w.timer);
+    w.watcher.dispose();
+    this.watches.delete(name);
+  }
+
+  private async syncDebug(e: StateChange): Promise<void> {
+    const conn = this.host.get(e.server);
+    const port = e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug ? conn.inspectorPort : undefined;
+    if (this.attached.get(e.server) === port) return;
+    // The process the session was attached to is gone (or being replaced): end its session.
+    const old = this.sessions.get(e.server);
+    this.sessions.delete(e.server);
+    this.attached.delete(e.server);
+    if (old) await vscode.debug.stopDebugging(old);
+    if (port === undefined) {
+      if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug) {
+        this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: the server did not announce a Node.js inspector on its stderr ("Debugger listening on ws://127.0.0.1:…"), so no debugger was attached. Is it a Node.js program?'));
+      }
+      return;
+    }
+    this.attached.set(e.server, port);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const ok = await vscode.debug.startDebugging(folder, {
+      type: 'node',
+      request: 'attach',
+      name: vscode.l10n.t('MCP server: {0}', e.server),
+      address: '127.0.0.1',
+      port,
+      continueOnAttach: true,
+      // A server's build may live outside the workspace folder (a package being developed elsewhere):
+      // its source maps still map breakpoints set in its sources.
+      resolveSourceMapLocations: ['**', '!**/node_modules/**'],
+      [SERVER_KEY]: e.server,
+    });
+    if (!ok) {
+      this.attached.delete(e.server);
+      this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
+    }
+  }
+
+  dispose(): void {
+    for (const name of [...this.watches.keys()]) this.unwatch(name);
+    for (const s of this.subscriptions) s.dispose();
+    for (const s of this.sessions.values()) void vscode.debug.stopDebugging(s);
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { setSetting, waitFor, workspaceRoot } from './helpers';
+import { declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
+
+/** The 1-based line of the fixture's compiled JS that carries `marker`. */
+function lineOf(file: string, marker: string): number {
+  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex(l => l.includes(marker));
+  assert.ok(index >= 0, `${marker} in ${file}`);
+  return index + 1;
+}
+
+describe('dev mode: watch and debug a server under development', function () {
+  this.timeout(60_000);
+  after(() => setSetting('mcpHost.servers', undefined));
+
+  it('editing a watched file restarts that server (new pid) and no other', async () => {
+    const dir = vscode.Uri.joinPath(workspaceRoot(), 'devwatch');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'server.js'), new TextEncoder().encode('// v1\n'));
+    const a = await declareServers({
+      watched: { ...nodeServer(fixture('debuggee')), dev: { watch: 'devwatch/**/*.js' } },
+      bystander: { ...nodeServer(fixture('debuggee')) },
+    });
+    const watched = a.host.require('watched');
+    const bystander = a.host.require('bystander');
+    await waitState(watched, 'running');
+    await waitState(bystander, 'running');
+    const [watchedPid, bystanderPid] = [watched.pid, bystander.pid];
+    assert.ok(watchedPid && bystanderPid);
+    const states: string[] = [];
+    const sub = a.host.onDidChangeState(e => states.push(`${e.server}:${e.state}`));
+    try {
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'server.js'), new TextEncoder().encode('// v2\n'));
+      await waitFor(() => watched.state === 'running' && watched.pid !== watchedPid, 20_000, 'the watched server to restart');
+      assert.equal(textOf(await watched.callTool('pid')), String(watched.pid));
+      assert.equal(bystander.pid, bystanderPid, 'the other server kept its process');
+      assert.deepEqual(states.filter(s => s.startsWith('bystander:')), [], 'the other server never changed state');
+      // A file outside the glob restarts nothing.
+      const pid = watched.pid;
+      states.length = 0;
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'notes.txt'), new TextEncoder().encode('x'));
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'server.js'), new TextEncoder().encode('// v3\n'));
+      await waitFor(() => watched.state === 'running' && watched.pid !== pid, 20_000, 'the second restart');
+      assert.deepEqual(states.filter(s => s.startsWith('bystander:')), []);
+    } finally { sub.dispose(); }
+  });
+
+  it('dev.debug attaches VS Code\'s Node debugger, which stops at a breakpoint in the server when a tool reaches it, and ends with the server', async () => {
+    const script = fixture('debuggee');
+    // The breakpoint goes where a server author puts it: in the TypeScript source (the build has source maps).
+    const source = script.replace(/[/\\]out([/\\]test[/\\])/, '$1').replace(/\.js$/, '.ts');
+    const line = lineOf(source, '// BREAKPOINT');
+    const messages: { session: vscode.DebugSession; msg: { type?: string; event?: string; command?: string; body?: { reason?: string; breakpoints?: { verified?: boolean }[] } } }[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('*', {
+      createDebugAdapterTracker: session => ({ onDidSendMessage: msg => messages.push({ session, msg }) }),
+    });
+    const started: vscode.DebugSession[] = [];
+    const terminated: vscode.DebugSession[] = [];
+    const subs = [
+      vscode.debug.onDidStartDebugSession(s => started.push(s)),
+      vscode.debug.onDidTerminateDebugSession(s => terminated.push(s)),
+    ];
+    const bp = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(source), new vscode.Position(line - 1, 0)));
+    vscode.debug.addBreakpoints([bp]);
+    let call: Promise<unknown> | undefined;
+    try {
+      const a = await declareServers({ dbg: { ...nodeServer(script), dev: { debug: { type: 'node' } } } });
+      const dbg = a.host.require('dbg');
+      await waitState(dbg, 'running');
+      assert.ok(dbg.inspectorPort, 'the server runs under the inspector');
+      const root = await waitFor(() => started.find(s => s.configuration.__mcpHostServer === 'dbg'), 20_000, 'the attach session');
+      assert.equal(root.configuration.request, 'attach');
+      assert.equal(root.configuration.port, dbg.inspectorPort);
+      // The breakpoint is bound in the server's process before the tool runs.
+      await waitFor(() => messages.some(m => m.msg.type === 'event' && m.msg.event === 'breakpoint' && m.msg.body?.breakpoints === undefined && (m.msg.body as { breakpoint?: { verified?: boolean } }).breakpoint?.verified)
+        || messages.some(m => m.msg.type === 'response' && m.msg.command === 'setBreakpoints' && m.msg.body?.breakpoints?.some(b => b.verified)), 20_000, 'the breakpoint to be verified');
+      call = dbg.callTool('compute', { n: 21 }).catch(e => e);
+      const stopped = await waitFor(() => messages.find(m => m.msg.type === 'event' && m.msg.event === 'stopped'), 20_000, 'the debugger to stop');
+      assert.equal(stopped.msg.body?.reason, 'breakpoint');
+      const frame = await waitFor(() => vscode.debug.activeStackItem instanceof vscode.DebugStackFrame ? vscode.debug.activeStackItem : undefined, 10_000, 'the paused frame');
+      const trace = await frame.session.customRequest('stackTrace', { threadId: frame.threadId, levels: 1 }) as { stackFrames: { line: number; source?: { path?: string } }[] };
+      assert.equal(trace.stackFrames[0].line, line);
+      // Stopping the server ends the debug session we started for it.
+      await dbg.stop();
+      await waitFor(() => terminated.includes(root), 20_000, 'the debug session to end with the server');
+    } catch (e) {
+      // What the debug adapters said, to tell a binding problem from a missing session.
+      const said = messages.map(m => `${m.session.type}:${m.msg.type}:${m.msg.event ?? m.msg.command ?? ''}${m.msg.command === 'setBreakpoints' || m.msg.event === 'breakpoint' ? JSON.stringify(m.msg.body) : ''}`);
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\n${said.slice(-60).join('\n')}`);
+    } finally {
+      vscode.debug.removeBreakpoints([bp]);
+      tracker.dispose();
+      for (const s of subs) s.dispose();
+      await call;
+    }
+  });
+});
