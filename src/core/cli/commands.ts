@@ -70,7 +70,7 @@ export function list(ctx: CommandContext): number {
   if (ctx.json) { ctx.out.json({ servers, problems: ctx.problems }); return 0; }
   for (const s of servers) {
     ctx.out.line(`${s.name} (${s.state}${s.error ? `: ${s.error}` : ''})`);
-    const section = (title: string, items: readonly { name: string; description?: string }[], label: (i: never) => string = (i: { name: string }) => i.name) => {
+    const section = (title: string, items: readonly { name: string; description?: string }[], label: (i: never) => string = (i: { name: string; title?: string }) => (i.title ? `${i.name} (${i.title})` : i.name)) => {
       if (!items.length) return;
       ctx.out.line(`  ${title}:`);
       for (const i of items) ctx.out.line(`    ${oneLine(label(i as never))}${i.description ? ` — ${oneLine(i.description)}` : ''}`);
