@@ -159,6 +159,33 @@ describe('mcp-host CLI', function () {
     assert.match(missing.stdout, /FAIL {2}everything: error/);
   });
 
+  it('asks for a missing ${input:id} in a terminal without echoing what is typed', async () => {
+    const secret = 'typed-secret-4d2b77';
+    const ws = workspace('mcp.json', {
+      inputs: [{ id: 'api-token', type: 'promptString', password: true, description: 'API token' }],
+      servers: { everything: { ...everything, env: { TOKEN: '${input:api-token}' } } },
+    });
+    // util-linux `script` gives the CLI a pseudo-terminal; the transcript holds whatever the terminal echoes.
+    const command = [process.execPath, cli, 'call', 'everything', 'get-env'].map(a => `'${a}'`).join(' ');
+    const env = { ...process.env, MCP_HOST_INPUT_API_TOKEN: undefined };
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let transcript = '';
+    let typed = false;
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        transcript += d;
+        // Typed the moment the question shows, as a paste would be.
+        if (!typed && transcript.includes('Input "api-token" for server "everything" (env.TOKEN) — API token: ')) { typed = true; child.stdin.write(`${secret}\r`); }
+      });
+      child.once('error', reject);
+      child.once('close', resolve);
+    });
+    assert.equal(code, 0, transcript);
+    assert.ok(typed, transcript);
+    assert.ok(!transcript.includes(secret), `the terminal showed the secret:\n${transcript}`);
+    assert.match(transcript, /"TOKEN": "\[REDACTED\]"/, 'the server got the value');
+  });
+
   it('strips terminal escapes and bidi controls from what a hostile server lists', async () => {
     const ws = workspace('mcp.json', { servers: { shapeshifting: { command: process.execPath, args: [fixtureServer('shapeshifting')] } } });
     const r = await runCli(['list'], ws);

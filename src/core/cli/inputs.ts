@@ -64,6 +64,8 @@ export function terminalPrompt(input: NodeJS.ReadStream, output: NodeJS.Writable
   if (!input.isTTY) return undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const ask = (question: string) => new Promise<string | undefined>(resolve => {
+    // Echo off before the question shows: what is typed (or pasted) right after it must not appear.
+    input.setRawMode(true);
     output.write(question);
     let value = '';
     const done = (v: string | undefined) => {
@@ -81,7 +83,6 @@ export function terminalPrompt(input: NodeJS.ReadStream, output: NodeJS.Writable
         else if (ch >= ' ') value += ch;
       }
     };
-    input.setRawMode(true);
     input.resume();
     input.on('data', onData);
   });
