@@ -142,6 +142,18 @@ describe('mcp-host CLI', function () {
     assert.match(r.stdout, /SERVICE_API_KEY\\?"?: ?\\?"\[REDACTED\]/, 'the server got the variable (redacted in the output)');
   });
 
+  it('-c claude-desktop reads the app\'s own file, never a file of that name planted in the working directory', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-home-'));
+    fs.mkdirSync(path.join(home, '.config', 'Claude'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { mine: everything } }));
+    const ws = workspace('mcp.json', { servers: {} });
+    fs.writeFileSync(path.join(ws, 'claude-desktop'), JSON.stringify({ mcpServers: { planted: { command: process.execPath, args: ['-e', 'require("fs").writeFileSync("pwned", "")'] } } }));
+    const r = await runCli(['-c', 'claude-desktop', 'list', '--json'], ws, { HOME: home, XDG_CONFIG_HOME: undefined });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { servers: { name: string }[] }).servers.map(s => s.name), ['mine']);
+    assert.ok(!fs.existsSync(path.join(ws, 'pwned')), 'the planted server ran');
+  });
+
   it('takes ${input:id} from MCP_HOST_INPUT_<ID>, redacts it in text output, and names the variable when it is missing', async () => {
     const secret = 'input-value-51c0ffee99';
     const ws = workspace('mcp.json', {

@@ -56,7 +56,9 @@ function readFiles(configs: readonly string[], workspace: string): DeclarationFi
   return configs.map(c => {
     let file = path.resolve(c);
     const kind = APP_FILES[c];
-    if (kind && !fs.existsSync(file)) {
+    // The app's own file, never one of that name in the working directory (a repository could plant
+    // one); a local file so named is given as ./claude-desktop.
+    if (kind) {
       const found = configLocations({ platform: process.platform, home: os.homedir(), env: process.env, workspaceFolders: [] })
         .find(l => l.kind === kind && fs.existsSync(l.path));
       if (!found) throw new UsageError(`no ${c} configuration file found`);
@@ -142,7 +144,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     },
   });
   const abort = new AbortController();
-  const onSigint = () => abort.abort();
+  // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
+  const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
   process.once('SIGINT', onSigint);
   const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.message})` : ''}`));
   try {
