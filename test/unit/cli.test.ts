@@ -206,6 +206,16 @@ describe('mcp-host CLI', function () {
     assert.doesNotMatch(r.stdout + r.stderr, /[\u001b\u0007\u0008\u202a-\u202e\u2066-\u2069\u200b]|\u{E0041}/u);
   });
 
+  it('treats server names such as __proto__ and toString as names, not as properties', async () => {
+    const ws = workspace('mcp.json', '{ "servers": { "__proto__": ' + JSON.stringify(everything) + ' } }');
+    const r = await runCli(['check', '--json'], ws);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { servers: { name: string }[] }).servers.map(s => s.name), ['__proto__']);
+    const other = await runCli(['call', 'toString', 'x'], ws);
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /no server "toString" is declared \(declared: __proto__\)/);
+  });
+
   it('without a declaration file says where it looked (exit 2)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-'));
     const r = await runCli(['check'], dir);

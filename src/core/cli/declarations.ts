@@ -51,7 +51,8 @@ function locate(value: unknown): ReturnType<typeof locateServers> {
 }
 
 export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDeclarations {
-  const servers: Record<string, unknown> = {};
+  // No prototype: a server named `__proto__` or `constructor` is a name like any other.
+  const servers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const origin = new Map<string, string>();
   const inputs = new Map<string, CliInputDefinition>();
   const secrets = new Map<string, string>();

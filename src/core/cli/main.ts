@@ -124,7 +124,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const target = command === 'list' || command === 'check' ? undefined : rest[0];
   let raw = loaded.servers;
   if (target !== undefined) {
-    if (!(target in raw)) throw new UsageError(`no server "${target}" is declared${Object.keys(raw).length ? ` (declared: ${Object.keys(raw).join(', ')})` : ''}`);
+    if (!Object.hasOwn(raw, target)) throw new UsageError(`no server "${target}" is declared${Object.keys(raw).length ? ` (declared: ${Object.keys(raw).join(', ')})` : ''}`);
     raw = { [target]: raw[target] };
   }
 
