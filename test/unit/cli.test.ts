@@ -171,6 +171,17 @@ describe('mcp-host CLI', function () {
     assert.match(missing.stdout, /FAIL {2}everything: error/);
   });
 
+  it('redacts secret ${env:NAME} values (by the variable\'s name or the entry\'s) when a server echoes them', async () => {
+    const byName = 'ci-token-value-0a1b2c3d', byEntry = 'ci-entry-value-9z8y7x6w', plain = 'plain-region-eu-west-1';
+    const ws = workspace('mcp.json', { servers: { everything: { ...everything, env: { A: '${env:DEPLOY_TOKEN}', SERVICE_API_KEY: '${env:CI_VALUE}', REGION: '${env:CI_REGION}' } } } });
+    const r = await runCli(['call', 'everything', 'get-env'], ws, { DEPLOY_TOKEN: byName, CI_VALUE: byEntry, CI_REGION: plain });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes(byName) && !r.stdout.includes(byEntry), `a secret reached the output:\n${r.stdout}`);
+    assert.match(r.stdout, /"A": "\[REDACTED\]"/);
+    assert.match(r.stdout, /"SERVICE_API_KEY": "\[REDACTED\]"/);
+    assert.match(r.stdout, /"REGION": "plain-region-eu-west-1"/, 'what is not secret stays readable');
+  });
+
   it('asks for a missing ${input:id} in a terminal without echoing what is typed', async () => {
     const secret = 'typed-secret-4d2b77';
     const ws = workspace('mcp.json', {

@@ -10,6 +10,7 @@ import type { ConfigProblem } from '../config/types';
 import { convertConfig, locateServers, type ConfigFormat } from '../onboarding/importConfig';
 import { readInputList } from '../onboarding/inputs';
 import { parseJsonc } from '../onboarding/jsonc';
+import { isSecretName } from '../onboarding/secrets';
 
 export interface DeclarationFile {
   readonly path: string;
@@ -105,4 +106,35 @@ export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDecla
     for (const { name } of converted.skipped) add(name, found.servers[name], file.path);
   }
   return { servers, origin, inputs, secrets, files: loaded, problems };
+}
+
+const ENV_REF = /\$\{env:([^}]+)\}/g;
+
+/**
+ * Values of `${env:NAME}` that are secrets: NAME reads as one (`GITHUB_TOKEN`), or the reference
+ * sits in an `env` or `headers` entry whose key does (`"API_KEY": "${env:CI_VALUE}"`). A CI job passes
+ * its credentials this way; a server that echoes one must not put it in the job's log.
+ */
+export function envSecrets(servers: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = new Set<string>();
+  const refs = (text: string, secretField: boolean) => {
+    for (const m of text.matchAll(ENV_REF)) {
+      const value = env[m[1]];
+      if (value && (secretField || isSecretName(m[1]))) out.add(value);
+    }
+  };
+  const walk = (v: unknown, secretField: boolean): void => {
+    if (typeof v === 'string') refs(v, secretField);
+    else if (Array.isArray(v)) v.forEach(x => walk(x, secretField));
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, secretField);
+  };
+  for (const decl of Object.values(servers)) {
+    if (!decl || typeof decl !== 'object') continue;
+    for (const [field, value] of Object.entries(decl)) {
+      if ((field === 'env' || field === 'headers') && value && typeof value === 'object') {
+        for (const [key, x] of Object.entries(value)) walk(x, isSecretName(key));
+      } else walk(value, false);
+    }
+  }
+  return [...out];
 }

@@ -15,7 +15,7 @@ import { McpHost } from '../host';
 import { LogLevel } from '../logger';
 import { configLocations, type SourceKind } from '../onboarding/sources';
 import * as commands from './commands';
-import { loadDeclarations, type DeclarationFile } from './declarations';
+import { envSecrets, loadDeclarations, type DeclarationFile } from './declarations';
 import { createInputResolver, inputEnvName, terminalPrompt } from './inputs';
 import { Output } from './output';
 
@@ -116,7 +116,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   if (!loaded.files.length && !loaded.problems.length) throw new UsageError(`no servers declared: ${workspace} has no .vscode/settings.json or .vscode/mcp.json with servers; name a file with --config`);
 
   const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr));
-  out = new Output(() => resolver.values, process.stdout, process.stderr, opts.quiet);
+  const fromEnv = envSecrets(loaded.servers, process.env);
+  out = new Output(() => [...resolver.values, ...fromEnv], process.stdout, process.stderr, opts.quiet);
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
