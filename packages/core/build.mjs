@@ -32,6 +32,7 @@ const result = await esbuild.build({
   minify: false,
   sourcemap: false,
   legalComments: 'eof',
+  define: { MCP_HOST_CORE_VERSION: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   metafile: true,
 });

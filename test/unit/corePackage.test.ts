@@ -112,7 +112,9 @@ describe('@mcp-host/core package (packed, installed offline into a fresh project
   it('installs the mcp-host bin, which checks a declaration file', async () => {
     const config = path.join(project, 'mcp.json');
     fs.writeFileSync(config, JSON.stringify({ servers: { everything: { command: process.execPath, args: [everythingBin] } } }));
-    const r = await ok(path.join(project, 'node_modules/.bin/mcp-host'), ['check', '--json', '--config', config], project);
+    const bin = path.join(project, 'node_modules/.bin/mcp-host');
+    assert.equal((await ok(bin, ['--version'], project)).stdout.trim(), (JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version);
+    const r = await ok(bin, ['check', '--json', '--config', config], project);
     const out = JSON.parse(r.stdout) as { ok: boolean; servers: { name: string; state: string }[] };
     assert.equal(out.ok, true);
     assert.deepEqual(out.servers.map(s => [s.name, s.state]), [['everything', 'running']]);

@@ -39,12 +39,17 @@ Options:
   -q, --quiet             no progress on stderr
   -v, --verbose           the servers' logs on stderr
   -h, --help
+      --version
 
 \${input:id} values come from the environment variable MCP_HOST_INPUT_<ID> (upper case, other
 characters than letters and digits as _) or, in a terminal, from a prompt that does not echo.
 `;
 
 class UsageError extends Error {}
+
+/** Set by packages/core/build.mjs; absent when run from the TypeScript output (tests). */
+declare const MCP_HOST_CORE_VERSION: string | undefined;
+const VERSION = typeof MCP_HOST_CORE_VERSION === 'string' ? MCP_HOST_CORE_VERSION : '0.0.0-development';
 
 const APP_FILES: Record<string, SourceKind> = { 'claude-desktop': 'claudeDesktop', cursor: 'cursorUser' };
 
@@ -100,9 +105,11 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       quiet: { type: 'boolean', short: 'q' },
       verbose: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
   });
   const [command, ...rest] = positionals;
+  if (opts.version) { out.line(VERSION); return 0; }
   if (opts.help || !command) { out.line(USAGE); return opts.help ? 0 : 2; }
   const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
   const [min, max] = arity[command] ?? [-1, -1];
@@ -138,7 +145,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     // Declaration problems are reported by the command itself; the host's own log only with --verbose.
     ...(opts.verbose ? { logger: out.logger('mcp-host', LogLevel.Debug) } : {}),
     ports: {
-      clientInfo: { name: 'mcp-host-cli', version: '1' },
+      clientInfo: { name: 'mcp-host-cli', version: VERSION },
       variables: { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
       createLogger: name => out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error),
