@@ -1,7 +1,7 @@
 /**
  * api.d.ts — the exported API's types that other extensions compile against — is shipped in the
  * .vsix, matches src/vscode/api.ts, and a consumer extension (test/fixtures/api-consumer) compiles
- * against it alone.
+ * against it alone; the scripted-model fixture (JavaScript) type-checks its API calls against it.
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -22,6 +22,13 @@ describe('api.d.ts (the exported API for other extensions)', function () {
     const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
     const r = spawnSync(process.execPath, [tsc, '-p', 'test/fixtures/api-consumer/tsconfig.json'], { cwd: repo, encoding: 'utf8' });
     assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+  });
+
+  it('types the scripted-model fixture\'s calls through the API (JSDoc on the shipped api.d.ts)', () => {
+    const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', 'test/fixtures/api-consumer/tsconfig.lm.json'], { cwd: repo, encoding: 'utf8' });
+    assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+    assert.match(fs.readFileSync(path.join(repo, 'test/fixtures/lm-extension/extension.js'), 'utf8'), /@type \{vscode\.Extension<McpHostApi> \| undefined\}/);
   });
 
   it('is in the .vsix (the .vscodeignore allow-list)', async () => {

@@ -1,0 +1,140 @@
+/**
+ * The CLI's server declarations: read from the files the user names (or the workspace's own
+ * `.vscode/settings.json` and `.vscode/mcp.json`), in any format the Import Servers feature reads.
+ * Only what those files declare is run. Other hosts' files (Claude Desktop, Cursor: `mcpServers`) go
+ * through the same converter as Import Servers, so their literal secrets become `${input:…}` values
+ * known to the redaction; our own formats are passed as they are (a converter would drop fields such
+ * as `sandbox` and `roots`), and the core's parser reports their problems by server and field.
+ */
+import type { ConfigProblem } from '../config/types';
+import { convertConfig, locateServers, type ConfigFormat } from '../onboarding/importConfig';
+import { readInputList } from '../onboarding/inputs';
+import { parseJsonc } from '../onboarding/jsonc';
+import { isSecretName } from '../onboarding/secrets';
+
+export interface DeclarationFile {
+  readonly path: string;
+  readonly text: string;
+  /** Found by looking in the workspace rather than named by the user: a file without servers is no error. */
+  readonly discovered?: boolean;
+}
+
+/** `inputs` entry as VS Code's `mcp.json` and `mcpHost.inputs` define it (only what the CLI uses). */
+export interface CliInputDefinition {
+  readonly id: string;
+  readonly description?: string;
+  readonly password?: boolean;
+  readonly default?: string;
+}
+
+export interface LoadedDeclarations {
+  /** Raw declarations by server name, for {@link McpHost.apply}. */
+  readonly servers: Record<string, unknown>;
+  /** Where each server was declared. */
+  readonly origin: ReadonlyMap<string, string>;
+  readonly inputs: ReadonlyMap<string, CliInputDefinition>;
+  /** Literal secrets the converter moved out of another host's file, by input id. */
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly files: readonly { readonly path: string; readonly format: ConfigFormat; readonly servers: number }[];
+  /** File-level problems (`server` is empty, `field` names the file) and duplicate names. */
+  readonly problems: readonly ConfigProblem[];
+}
+
+/** Our settings key first: a VS Code settings.json may hold both `mcp.servers` and `mcpHost.servers`. */
+function locate(value: unknown): ReturnType<typeof locateServers> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    if (v['mcpHost.servers'] && typeof v['mcpHost.servers'] === 'object') {
+      return { format: 'mcpHostSettings', servers: v['mcpHost.servers'] as Record<string, unknown>, inputs: v['mcpHost.inputs'] };
+    }
+  }
+  return locateServers(value);
+}
+
+export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDeclarations {
+  // No prototype: a server named `__proto__` or `constructor` is a name like any other.
+  const servers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const origin = new Map<string, string>();
+  const inputs = new Map<string, CliInputDefinition>();
+  const secrets = new Map<string, string>();
+  const loaded: { path: string; format: ConfigFormat; servers: number }[] = [];
+  const problems: ConfigProblem[] = [];
+  const fileProblem = (file: string, message: string) => problems.push({ server: '', field: file, severity: 'error', message });
+
+  const add = (name: string, decl: unknown, file: string) => {
+    const first = origin.get(name);
+    if (first !== undefined) {
+      problems.push({ server: name, severity: 'warning', message: `declared again in ${file}; the declaration in ${first} is used` });
+      return;
+    }
+    servers[name] = decl;
+    origin.set(name, file);
+  };
+  const addInputs = (list: unknown) => {
+    for (const d of readInputList(list)) {
+      if (inputs.has(d.id)) continue;
+      inputs.set(d.id, {
+        id: d.id,
+        description: typeof d.description === 'string' ? d.description : undefined,
+        password: d.password === true,
+        default: typeof d.default === 'string' ? d.default : undefined,
+      });
+    }
+  };
+
+  for (const file of files) {
+    const parsed = parseJsonc(file.text);
+    if (parsed.error !== undefined) { fileProblem(file.path, `not valid JSON: ${parsed.error}`); continue; }
+    const found = locate(parsed.value);
+    if (!found) {
+      if (!file.discovered) fileProblem(file.path, 'declares no servers (expected "mcpHost.servers", "servers", "mcpServers" or "mcp.servers")');
+      continue;
+    }
+    loaded.push({ path: file.path, format: found.format, servers: Object.keys(found.servers).length });
+    if (found.format !== 'mcpServers') {
+      addInputs(found.inputs);
+      for (const [name, decl] of Object.entries(found.servers)) add(name, decl, file.path);
+      continue;
+    }
+    const converted = convertConfig(parsed.value, { source: file.path, existingInputs: [...inputs.values()] });
+    for (const s of converted.servers) {
+      addInputs(s.inputs);
+      for (const { id, value } of s.secrets) secrets.set(id, value);
+      add(s.name, s.declaration, file.path);
+    }
+    // What the converter cannot use goes to the core's parser as written, which names the field at fault.
+    for (const { name } of converted.skipped) add(name, found.servers[name], file.path);
+  }
+  return { servers, origin, inputs, secrets, files: loaded, problems };
+}
+
+const ENV_REF = /\$\{env:([^}]+)\}/g;
+
+/**
+ * Values of `${env:NAME}` that are secrets: NAME reads as one (`GITHUB_TOKEN`), or the reference
+ * sits in an `env` or `headers` entry whose key does (`"API_KEY": "${env:CI_VALUE}"`). A CI job passes
+ * its credentials this way; a server that echoes one must not put it in the job's log.
+ */
+export function envSecrets(servers: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = new Set<string>();
+  const refs = (text: string, secretField: boolean) => {
+    for (const m of text.matchAll(ENV_REF)) {
+      const value = env[m[1]];
+      if (value && (secretField || isSecretName(m[1]))) out.add(value);
+    }
+  };
+  const walk = (v: unknown, secretField: boolean): void => {
+    if (typeof v === 'string') refs(v, secretField);
+    else if (Array.isArray(v)) v.forEach(x => walk(x, secretField));
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, secretField);
+  };
+  for (const decl of Object.values(servers)) {
+    if (!decl || typeof decl !== 'object') continue;
+    for (const [field, value] of Object.entries(decl)) {
+      if ((field === 'env' || field === 'headers') && value && typeof value === 'object') {
+        for (const [key, x] of Object.entries(value)) walk(x, isSecretName(key));
+      } else walk(value, false);
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+/**
+ * `mcp-host`: the headless CLI on the embeddable core. It runs only the servers that the files the
+ * user names (or the workspace's `.vscode/settings.json` / `.vscode/mcp.json`) declare, with the same
+ * parser, variable resolution, budgets and redaction as the extension. Results on stdout (text or
+ * `--json`), progress and logs on stderr. Exit codes: 0 ok, 1 failure, 2 usage.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Emitter } from '../events';
+import { McpHost } from '../host';
+import { LogLevel } from '../logger';
+import { configLocations, type SourceKind } from '../onboarding/sources';
+import * as commands from './commands';
+import { envSecrets, loadDeclarations, type DeclarationFile } from './declarations';
+import { createInputResolver, inputEnvName, terminalPrompt } from './inputs';
+import { Output } from './output';
+
+const USAGE = `Usage: mcp-host [options] <command>
+
+Commands:
+  list                            servers with their tools, resources and prompts
+  call <server> <tool> [json]     call a tool (arguments: a JSON object)
+  read <server> <uri>             read a resource
+  prompt <server> <name> [args]   get a prompt (arguments: a JSON object or key=value ...)
+  check                           start every server, report state and counts; exit 1 on any failure
+
+Options:
+  -c, --config <file>     a file declaring servers (repeatable): VS Code settings.json ("mcpHost.servers"),
+                          .vscode/mcp.json, claude_desktop_config.json, Cursor's mcp.json, or the names
+                          claude-desktop / cursor for those apps' own files.
+                          Default: .vscode/settings.json and .vscode/mcp.json of the workspace.
+  -w, --workspace <dir>   the workspace folder (\${workspaceFolder}, roots); default: the current directory
+      --json              machine-readable output on stdout
+      --timeout <seconds> start and request timeout (default 60)
+  -q, --quiet             no progress on stderr
+  -v, --verbose           the servers' logs on stderr
+  -h, --help
+      --version
+
+\${input:id} values come from the environment variable MCP_HOST_INPUT_<ID> (upper case, other
+characters than letters and digits as _) or, in a terminal, from a prompt that does not echo.
+`;
+
+class UsageError extends Error {}
+
+/** Set by packages/core/build.mjs; absent when run from the TypeScript output (tests). */
+declare const MCP_HOST_CORE_VERSION: string | undefined;
+const VERSION = typeof MCP_HOST_CORE_VERSION === 'string' ? MCP_HOST_CORE_VERSION : '0.0.0-development';
+
+const APP_FILES: Record<string, SourceKind> = { 'claude-desktop': 'claudeDesktop', cursor: 'cursorUser' };
+
+function readFiles(configs: readonly string[], workspace: string): DeclarationFile[] {
+  if (!configs.length) {
+    return ['settings.json', 'mcp.json'].map(f => path.join(workspace, '.vscode', f)).filter(p => fs.existsSync(p))
+      .map(p => ({ path: p, text: fs.readFileSync(p, 'utf8'), discovered: true }));
+  }
+  return configs.map(c => {
+    let file = path.resolve(c);
+    const kind = APP_FILES[c];
+    // The app's own file, never one of that name in the working directory (a repository could plant
+    // one); a local file so named is given as ./claude-desktop.
+    if (kind) {
+      const found = configLocations({ platform: process.platform, home: os.homedir(), env: process.env, workspaceFolders: [] })
+        .find(l => l.kind === kind && fs.existsSync(l.path));
+      if (!found) throw new UsageError(`no ${c} configuration file found`);
+      file = found.path;
+    }
+    try { return { path: file, text: fs.readFileSync(file, 'utf8') }; }
+    catch (e) { throw new UsageError(`cannot read ${file}: ${(e as Error).message}`); }
+  });
+}
+
+function objectArg(text: string | undefined, what: string): Record<string, unknown> {
+  if (text === undefined) return {};
+  let v: unknown;
+  try { v = JSON.parse(text); } catch (e) { throw new UsageError(`${what} must be a JSON object: ${(e as Error).message}`); }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`${what} must be a JSON object, e.g. '{"message": "hi"}'`);
+  return v as Record<string, unknown>;
+}
+
+function promptArgs(rest: readonly string[]): Record<string, string> {
+  if (rest.length === 1 && rest[0].trim().startsWith('{')) {
+    return Object.fromEntries(Object.entries(objectArg(rest[0], 'prompt arguments')).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  }
+  return Object.fromEntries(rest.map(a => {
+    const at = a.indexOf('=');
+    if (at <= 0) throw new UsageError(`prompt arguments are key=value (got "${a}")`);
+    return [a.slice(0, at), a.slice(at + 1)];
+  }));
+}
+
+async function run(argv: readonly string[], out: Output, setOut: (o: Output) => void): Promise<number> {
+  const { values: opts, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string', short: 'c', multiple: true },
+      workspace: { type: 'string', short: 'w' },
+      json: { type: 'boolean' },
+      timeout: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      verbose: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (opts.version) { out.line(VERSION); return 0; }
+  if (opts.help || !command) { out.line(USAGE); return opts.help ? 0 : 2; }
+  const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
+  const [min, max] = arity[command] ?? [-1, -1];
+  if (min < 0) throw new UsageError(`unknown command "${command}"`);
+  if (rest.length < min || rest.length > max) throw new UsageError(`wrong number of arguments for ${command}`);
+  const timeoutMs = opts.timeout === undefined ? 60_000 : Number(opts.timeout) * 1000;
+  if (!(timeoutMs > 0)) throw new UsageError('--timeout takes a positive number of seconds');
+
+  const workspace = path.resolve(opts.workspace ?? process.cwd());
+  const loaded = loadDeclarations(readFiles(opts.config ?? [], workspace));
+  if (!loaded.files.length && !loaded.problems.length) throw new UsageError(`no servers declared: ${workspace} has no .vscode/settings.json or .vscode/mcp.json with servers; name a file with --config`);
+
+  const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr));
+  const fromEnv = envSecrets(loaded.servers, process.env);
+  out = new Output(() => [...resolver.values, ...fromEnv], process.stdout, process.stderr, opts.quiet);
+  setOut(out);
+  for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
+
+  // call/read/prompt start only the server they talk to.
+  const target = command === 'list' || command === 'check' ? undefined : rest[0];
+  let raw = loaded.servers;
+  if (target !== undefined) {
+    if (!Object.hasOwn(raw, target)) throw new UsageError(`no server "${target}" is declared${Object.keys(raw).length ? ` (declared: ${Object.keys(raw).join(', ')})` : ''}`);
+    raw = { [target]: raw[target] };
+  }
+
+  const noChange = new Emitter<void>();
+  const host = new McpHost({
+    // One-shot: a server that fails is reported, not restarted.
+    restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 },
+    defaultTimeoutMs: timeoutMs,
+    startTimeoutMs: timeoutMs,
+    // Declaration problems are reported by the command itself; the host's own log only with --verbose.
+    ...(opts.verbose ? { logger: out.logger('mcp-host', LogLevel.Debug) } : {}),
+    ports: {
+      clientInfo: { name: 'mcp-host-cli', version: VERSION },
+      variables: { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: r => resolver.resolve(r) },
+      roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
+      createLogger: name => out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error),
+    },
+  });
+  const abort = new AbortController();
+  // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
+  const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
+  process.once('SIGINT', onSigint);
+  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.message})` : ''}`));
+  try {
+    const applied = await host.apply(raw);
+    for (const id of resolver.missing) out.error(`input "${id}" was not given: set ${inputEnvName(id)}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
+    const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
+    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
+    if (target !== undefined) {
+      for (const p of problems) out.error(commands.describeProblem(p));
+      if (problems.some(p => p.severity === 'error')) return 1;
+    }
+    switch (command) {
+      case 'list': return commands.list(ctx);
+      case 'check': return commands.check(ctx);
+      case 'call': return await commands.call(ctx, rest[0], rest[1], objectArg(rest[2], 'tool arguments'), abort.signal);
+      case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
+      default: return await commands.prompt(ctx, rest[0], rest[1], promptArgs(rest.slice(2)), abort.signal);
+    }
+  } finally {
+    states.dispose();
+    process.off('SIGINT', onSigint);
+    await host.shutdown();
+  }
+}
+
+async function main(): Promise<void> {
+  let out = new Output(() => [], process.stdout, process.stderr);
+  let code: number;
+  try {
+    code = await run(process.argv.slice(2), out, o => { out = o; });
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      out.error(`${(e as Error).message} (mcp-host --help for usage)`);
+      code = 2;
+    } else {
+      out.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+      code = 1;
+    }
+  }
+  // Child processes and timers are gone after shutdown; leave once stdout has taken everything.
+  process.stdout.write('', () => process.exit(code));
+}
+
+void main();
