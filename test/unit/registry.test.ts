@@ -3,8 +3,10 @@
  * HTTP (test/fixtures/registry/registryServer.ts), including hostile entries and install links.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
 import {
   chunkText, entryKinds, installOptions, launchPreview, parseInstallLink, readInstallRequest, registryDeclaration, RegistryClient, RegistryError,
   suggestRegistryServerName, type InstallChoice, type RegistryServer,
@@ -88,6 +90,7 @@ describe('registry entry → declaration', () => {
   it('npm: npx -y <package> with its arguments; the secret variable becomes a password input, the default a value', () => {
     const s = entries.get('echo-npm')!;
     assert.deepEqual(entryKinds(s), { packageTypes: ['npm'], transports: ['stdio'] });
+    assert.ok(fs.existsSync(path.join(ECHO_PACKAGE, 'package.json')), ECHO_PACKAGE);
     const name = suggestRegistryServerName(s, []);
     assert.equal(name, 'echo-npm');
     const built = registryDeclaration(s, installOptions(s)[0].choice, name, ['echo-npm.FIXTURE_API_KEY']);

@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { isValidServerName } from '../../core/onboarding';
+import { launchPreview } from '../../core/registry';
+import { plainText } from '../../core/text';
 import { uniqueId } from '../../core/onboarding/secrets';
 import type { InputDefinition } from '../../core/onboarding';
 import type { OnboardingContext } from '../onboarding/addServer';
@@ -30,6 +32,15 @@ export function freeServerName(name: string): string {
 
 export async function installWithConsent(ctx: OnboardingContext, item: Installable): Promise<InstallResult> {
   if (!isValidServerName(item.name)) return { status: 'refused', message: vscode.l10n.t('"{0}" is not a valid server name.', item.name) };
+  // Text that hides characters cannot be shown as it would run: refused before anything is shown.
+  const hidden = launchPreview(item.declaration).hidden;
+  if (hidden.length) {
+    const message = vscode.l10n.t(
+      'MCP server "{0}" was not installed: {1} contains invisible or control characters, so it cannot be shown as it would run.',
+      plainText(item.name, { singleLine: true }), hidden.join(', '));
+    void vscode.window.showErrorMessage(message);
+    return { status: 'refused', message };
+  }
   const target = await confirmInstall(item);
   if (!target) return { status: 'cancelled' };
   const name = item.name;

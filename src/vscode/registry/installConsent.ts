@@ -2,12 +2,10 @@
  * The one consent for installing a server, whoever asks (the registry browser, an install link,
  * another extension): a QuickPick that shows the full command line (or URL), every variable and
  * header, and where the request came from. Cancel is the active item, so a stray Enter, Escape or a
- * click elsewhere installs nothing; only choosing an "Install in …" item does. Text that hides
- * characters is refused before anything is shown (see core `launchPreview`).
+ * click elsewhere installs nothing; only choosing an "Install in …" item does.
  */
 import * as vscode from 'vscode';
 import { chunkText, launchPreview } from '../../core/registry';
-import { plainText } from '../../core/text';
 import { noteDisposed, noteShown } from '../testing/quickInputProbe';
 import { hasWorkspace, type Target } from '../onboarding/settingsWriter';
 
@@ -23,15 +21,9 @@ export interface InstallConsentRequest {
   readonly source: string;
 }
 
-/** Where the user chose to install, or undefined (cancelled or refused). */
+/** Where the user chose to install, or undefined. The caller has refused declarations that hide characters. */
 export async function confirmInstall(request: InstallConsentRequest): Promise<Target | undefined> {
   const preview = launchPreview(request.declaration);
-  if (preview.hidden.length) {
-    void vscode.window.showErrorMessage(vscode.l10n.t(
-      'MCP server "{0}" was not installed: {1} contains invisible or control characters, so it cannot be shown as it would run.',
-      plainText(request.name, { singleLine: true }), preview.hidden.join(', ')));
-    return undefined;
-  }
   const isUrl = typeof request.declaration.url === 'string';
   const items: ConsentItem[] = [
     { target: 'cancel', label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('install nothing') },
