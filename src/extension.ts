@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
     ...registerOnboarding({ controller, logs, inputs }, context),
-    ...registerRegistry({ controller, logs, inputs }),
+    ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
   );
   const uris = new UriRouter(oauth.userAgent);
   uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs }));

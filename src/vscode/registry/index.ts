@@ -8,6 +8,7 @@ import type { OnboardingContext } from '../onboarding/addServer';
 import { declaredInputs } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { browseRegistry, installEntry } from './browser';
+import { registerBundles } from './bundles';
 import { freeServerName, installWithConsent, type InstallResult } from './install';
 import { registryUrl } from './settings';
 
@@ -36,8 +37,9 @@ export async function installRequested(ctx: OnboardingContext, parsed: ParsedIns
   return installWithConsent(ctx, { name, declaration: own.declaration, inputs: own.inputs, source });
 }
 
-export function registerRegistry(ctx: OnboardingContext): vscode.Disposable[] {
+export function registerRegistry(ctx: OnboardingContext, storage: vscode.Uri): vscode.Disposable[] {
   return [
+    ...registerBundles(ctx, storage),
     vscode.commands.registerCommand('mcpHost.browseRegistry', () => browseRegistry(ctx)),
     vscode.commands.registerCommand('mcpHost.installServer', (arg: unknown) => installRequested(ctx, readInstallRequest(arg), vscode.l10n.t('a command (another extension)'))),
   ];

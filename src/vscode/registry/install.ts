@@ -23,6 +23,8 @@ export interface Installable {
   readonly declaration: Record<string, unknown>;
   readonly inputs: readonly InputDefinition[];
   readonly source: string;
+  /** Runs after the consent, before anything is written (a bundle unpacks its files here). */
+  readonly prepare?: () => Promise<void>;
 }
 
 /** `name`, or `name-2`… when a server of that name is declared already (an install never replaces one). */
@@ -44,6 +46,11 @@ export async function installWithConsent(ctx: OnboardingContext, item: Installab
   const target = await confirmInstall(item);
   if (!target) return { status: 'cancelled' };
   const name = item.name;
+  try { await item.prepare?.(); } catch (e) {
+    const message = vscode.l10n.t('MCP server "{0}" was not installed: {1}', name, (e as Error).message);
+    void vscode.window.showErrorMessage(message);
+    return { status: 'refused', message };
+  }
   await writeAdditions(target, { servers: { [name]: item.declaration }, inputs: item.inputs, secrets: [] }, ctx.inputs);
   void vscode.commands.executeCommand('mcpHost.servers.focus');
   const settled = await vscode.window.withProgress(
