@@ -22,3 +22,5 @@ export * from './text';
 export * from './sandbox';
 export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
 export * from './chat';
+export * from './registry';
+export * from './bundles';
