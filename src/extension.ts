@@ -19,6 +19,8 @@ import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
 import { InputStore } from './vscode/inputs';
 import { registerOnboarding } from './vscode/onboarding';
+import { installLinkHandler, INSTALL_LINK_PATH, registerRegistry } from './vscode/registry';
+import { UriRouter } from './vscode/uriRouter';
 import { ServerLogs } from './vscode/logs';
 import { WorkspaceRoots } from './vscode/roots';
 import { createSandboxPort } from './vscode/sandbox';
@@ -60,8 +62,12 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
     ...registerOnboarding({ controller, logs, inputs }, context),
+    ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
   );
   context.subscriptions.push(new DevMode(controller.host, logs));
+  const uris = new UriRouter(oauth.userAgent);
+  uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs }));
+  context.subscriptions.push(vscode.window.registerUriHandler(uris));
   const resources = registerResources(controller.host);
   context.subscriptions.push(resources);
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));

@@ -23,3 +23,5 @@ export * from './sandbox';
 export * from './dev';
 export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
 export * from './chat';
+export * from './registry';
+export * from './bundles';

@@ -33,12 +33,11 @@ export function createOAuth(context: vscode.ExtensionContext, resolveInput: (req
     clientMetadataUrl: () => readOAuthSettings().clientMetadataUrl,
     preRegisteredClient: server => preRegisteredClient(server, resolveInput),
   };
-  const registration = vscode.window.registerUriHandler(userAgent);
   return {
     port,
     userAgent,
     attach: (host, showLog) => attachCommands(host, showLog),
-    dispose: () => { registration.dispose(); userAgent.dispose(); },
+    dispose: () => userAgent.dispose(),
   };
 }
 

@@ -1,0 +1,7 @@
+/** Finding and installing servers: the MCP Registry client, entry → declaration, install links. */
+export * from './types';
+export { readEntry, readServer, readServerList } from './read';
+export * from './client';
+export * from './toDeclaration';
+export * from './installLink';
+export * from './launchPreview';

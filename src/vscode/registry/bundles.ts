@@ -1,0 +1,88 @@
+/**
+ * "MCP: Install Bundle…" and "MCP: Uninstall Bundle…": a `.mcpb` file is checked (sha256 when given,
+ * the zip, the manifest), shown through the install consent, unpacked into
+ * `<global storage>/bundles/<server name>` and declared; uninstalling removes the declaration and the
+ * folder. Only folders directly inside that `bundles` folder are ever removed.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { BundleError, bundleDeclaration, bundleServerName, openBundle, removeBundle, unpackBundle } from '../../core/bundles';
+import { SECTION } from '../config';
+import type { OnboardingContext } from '../onboarding/addServer';
+import { configurationTarget, declaredInputs, declaredServers } from '../onboarding/settingsWriter';
+import { pickText } from '../pickText';
+import { installWithConsent, type InstallResult } from './install';
+
+export type BundleArg = vscode.Uri | string | { readonly path?: string; readonly uri?: string; readonly sha256?: string } | undefined;
+
+export function registerBundles(ctx: OnboardingContext, storage: vscode.Uri): vscode.Disposable[] {
+  const root = path.join(storage.fsPath, 'bundles');
+  return [
+    vscode.commands.registerCommand('mcpHost.installBundle', (arg: BundleArg) => installBundle(ctx, root, arg)),
+    vscode.commands.registerCommand('mcpHost.uninstallBundle', (arg: unknown) => uninstallBundle(ctx, root, arg)),
+  ];
+}
+
+async function bundleFile(arg: BundleArg): Promise<{ file: string; sha256?: string } | undefined> {
+  if (arg instanceof vscode.Uri) return { file: arg.fsPath };
+  if (typeof arg === 'string') return { file: arg };
+  if (arg && (arg.path || arg.uri)) return { file: arg.path ?? vscode.Uri.parse(arg.uri!).fsPath, ...(arg.sha256 ? { sha256: arg.sha256 } : {}) };
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('MCP bundle')]: ['mcpb', 'dxt'] }, title: vscode.l10n.t('Install MCP Bundle') });
+  return picked?.[0] && { file: picked[0].fsPath };
+}
+
+export async function installBundle(ctx: OnboardingContext, root: string, arg: BundleArg): Promise<InstallResult> {
+  const source = await bundleFile(arg);
+  if (!source) return { status: 'cancelled' };
+  const refuse = (reason: string): InstallResult => {
+    const message = vscode.l10n.t('The bundle {0} was not installed: {1}', path.basename(source.file), pickText(reason, 1000));
+    void vscode.window.showErrorMessage(message);
+    return { status: 'refused', message };
+  };
+  let opened;
+  try {
+    opened = await openBundle(await fs.readFile(source.file), source.sha256);
+  } catch (e) {
+    return refuse(e instanceof BundleError ? e.message : (e as Error).message);
+  }
+  const declared = declaredServers();
+  const name = bundleServerName(opened.manifest, declared.keys());
+  const dir = path.join(root, name);
+  const taken = declaredInputs().map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
+  const built = bundleDeclaration(opened.manifest, dir, name, taken);
+  if (built.errors.length) return refuse(built.errors.join(' '));
+  return installWithConsent(ctx, {
+    name, declaration: built.declaration, inputs: built.inputs,
+    source: vscode.l10n.t('the bundle {0}', source.file),
+    // A folder left by an earlier install whose declaration is gone belongs to nobody: replace it.
+    prepare: async () => { await removeBundle(root, dir); await unpackBundle(opened, dir); },
+  });
+}
+
+export async function uninstallBundle(ctx: OnboardingContext, root: string, arg: unknown): Promise<{ status: 'uninstalled' | 'cancelled' | 'refused'; message?: string }> {
+  const bundles = [...declaredServers()].filter(([name, d]) => (d.declaration as { cwd?: unknown } | undefined)?.cwd === path.join(root, name));
+  let name = typeof arg === 'string' ? arg : (arg as { name?: string } | undefined)?.name;
+  if (!name) {
+    name = (await vscode.window.showQuickPick(bundles.map(([n]) => n), { title: vscode.l10n.t('Uninstall MCP Bundle'), placeHolder: vscode.l10n.t('Which bundle should be removed?') }));
+    if (!name) return { status: 'cancelled' };
+  }
+  const found = bundles.find(([n]) => n === name);
+  if (!found) {
+    const message = vscode.l10n.t('"{0}" is not an installed MCP bundle.', name);
+    void vscode.window.showErrorMessage(message);
+    return { status: 'refused', message };
+  }
+  const [, where] = found;
+  if (where.target !== 'folder') {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const info = config.inspect<Record<string, unknown>>('servers');
+    const current = { ...(where.target === 'user' ? info?.globalValue : info?.workspaceValue) };
+    delete current[name];
+    await config.update('servers', Object.keys(current).length ? current : undefined, configurationTarget(where.target));
+  }
+  await ctx.controller.reload();
+  await removeBundle(root, path.join(root, name));
+  void vscode.window.showInformationMessage(vscode.l10n.t('MCP bundle "{0}" was uninstalled.', name));
+  return { status: 'uninstalled' };
+}

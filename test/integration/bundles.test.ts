@@ -1,0 +1,99 @@
+/**
+ * MCP bundles in a real VS Code: a `.mcpb` built by the test installs through the install consent,
+ * runs from the extension's global storage and uninstalls (files and declaration gone); a wrong
+ * checksum, a bad manifest and a zip-slip bundle are refused with a clear message, before any consent
+ * is shown and without writing anything.
+ */
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InstallResult } from '../../src/vscode/registry/install';
+import { badManifestBundle, goodBundle, zipSlipBundle } from '../fixtures/bundles/makeBundle';
+import { waitFor } from './helpers';
+import { api as mcpHostApi, type TestApi } from './mcpHost';
+
+let api: TestApi;
+const config = () => vscode.workspace.getConfiguration('mcpHost');
+const settingsText = () => JSON.stringify({ s: config().inspect('servers'), i: config().inspect('inputs') });
+const userServers = () => config().inspect<Record<string, { args?: string[]; cwd?: string }>>('servers')?.globalValue ?? {};
+
+describe('bundles: install, run, uninstall; bad bundles refused', function () {
+  this.timeout(60_000);
+  let tmp: string;
+  let saved: unknown;
+
+  before(async () => {
+    api = await mcpHostApi();
+    saved = config().inspect('servers')?.globalValue;
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcpb-it-'));
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await config().update('servers', saved, vscode.ConfigurationTarget.Global);
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('installs a bundle after consent, runs it from global storage, and uninstalls it (files and declaration)', async () => {
+    const bytes = goodBundle();
+    const file = path.join(tmp, 'echo.mcpb');
+    await fs.writeFile(file, bytes);
+    const before = api.testing.quickInput.active;
+    const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', { path: file, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const consent = await waitFor(() => { const a = api.testing.quickInput.active; return a && a !== before ? a as vscode.QuickPick<vscode.QuickPickItem> : undefined; }, 15_000, 'the install consent');
+    assert.match(consent.title ?? '', /Install MCP server "fixture-echo-bundle"\? Requested by the bundle .*echo\.mcpb/);
+    const items = consent.items;
+    const start = items.findIndex(i => i.kind === vscode.QuickPickItemKind.Separator) + 1;
+    const end = items.findIndex((i, n) => n >= start && i.kind === vscode.QuickPickItemKind.Separator);
+    const launch = items.slice(start, end < 0 ? undefined : end).map(i => i.label).join('');
+    assert.match(launch, /^node \S+\/bundles\/fixture-echo-bundle\/server\/index\.js --from-bundle/);
+    assert.match(consent.activeItems[0].label, /Cancel/);
+    const install = consent.items.find(i => /Install in User settings/.test(i.label))!;
+    while (consent.activeItems[0] !== install) {
+      const was = consent.activeItems[0];
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await waitFor(() => consent.activeItems[0] !== was, 2000, 'the highlight to move');
+    }
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const result = await done;
+    assert.equal(result.status === 'installed' && result.state, 'running', JSON.stringify(result));
+
+    const declared = userServers()['fixture-echo-bundle'];
+    const dir = declared.cwd!;
+    assert.match(dir, /bundles[\\/]fixture-echo-bundle$/);
+    await fs.stat(path.join(dir, 'server/index.js'));
+    const who = await api.host.get('fixture-echo-bundle')!.callTool('whoami', {});
+    assert.match((who.content as { text: string }[])[0].text, /"argv":\["--from-bundle"\],"env":\{"FIXTURE_BUNDLE":"yes"\}/);
+
+    const removed = await vscode.commands.executeCommand<{ status: string }>('mcpHost.uninstallBundle', 'fixture-echo-bundle');
+    assert.equal(removed.status, 'uninstalled');
+    assert.equal(userServers()['fixture-echo-bundle'], undefined);
+    await assert.rejects(fs.stat(dir), 'the files are gone');
+    await waitFor(() => api.host.get('fixture-echo-bundle') === undefined ? true : undefined, 10_000, 'the server to be gone');
+  });
+
+  it('refuses a wrong checksum, a bad manifest and a zip-slip bundle with a clear message, asking nothing and writing nothing', async () => {
+    const before = settingsText();
+    let shown = 0;
+    const sub = api.testing.quickInput.onDidShow(() => shown++);
+    try {
+      const good = path.join(tmp, 'good.mcpb');
+      await fs.writeFile(good, goodBundle());
+      const wrong = await vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', { path: good, sha256: 'ab'.repeat(32) });
+      assert.match(wrong.status === 'refused' ? wrong.message : '', /The bundle good\.mcpb was not installed: its SHA-256 is [0-9a-f]{64}, not the expected (ab){32}/);
+      const bad = path.join(tmp, 'bad.mcpb');
+      await fs.writeFile(bad, badManifestBundle());
+      const badResult = await vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', bad);
+      assert.match(badResult.status === 'refused' ? badResult.message : '', /bad\.mcpb was not installed: its manifest\.json is not a valid MCP bundle manifest/);
+      const slip = path.join(tmp, 'sub', 'slip.mcpb');
+      await fs.mkdir(path.dirname(slip));
+      await fs.writeFile(slip, zipSlipBundle());
+      const slipResult = await vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', vscode.Uri.file(slip));
+      assert.match(slipResult.status === 'refused' ? slipResult.message : '', /slip\.mcpb was not installed: the archive is unsafe or damaged: entry "server\/\.\.\/\.\.\/\.\.\/escaped-by-bundle\.txt" has a "\.\." segment/);
+    } finally { sub.dispose(); }
+    assert.equal(shown, 0, 'no consent was shown');
+    assert.equal(settingsText(), before, 'nothing written');
+  });
+});
