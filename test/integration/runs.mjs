@@ -12,7 +12,7 @@
 //   settings        user settings (merged over BASE_SETTINGS in test/rig/runIntegration.mjs)
 //   env             extra environment variables of the code-server process (the extension host inherits them)
 //   workspaceTrust  true: Workspace Trust enabled (the copied folder opens in Restricted Mode)
-//   timeoutMs       whole-run timeout (default 300 s)
+//   timeoutMs       whole-run timeout (default 900 s: a guard against a hung workbench, not a speed check; a loaded 2-core machine needs ~3x the idle time)
 //   installVsix     true: MCP Host is packaged (production .vsix) and installed instead of being the development extension
 //   ui              folder of a Playwright UI suite (test/rig/runUi.mjs) run against this run's workbench
 import * as os from 'node:os';

@@ -78,7 +78,7 @@ export const BASE_SETTINGS = {
  * @property {string[]} [fixtureExtensions]  extension folders packaged + installed (default [test/fixtures/lm-extension])
  * @property {string} [extensionTestsPath]  default out/test/integration/index.js
  * @property {string} [grep]        only tests whose full title matches
- * @property {number} [timeoutMs]   whole run (default 300 s, env MCP_HOST_TEST_RUN_TIMEOUT_MS)
+ * @property {number} [timeoutMs]   whole run (default 900 s, env MCP_HOST_TEST_RUN_TIMEOUT_MS)
  * @property {string} [name]        artifact file prefix (default 'integration')
  * @property {boolean} [keep]       keep the temp dirs (workspace copy, server logs) for inspection
  * @property {boolean} [headed]     show the browser (needs a display)
@@ -89,7 +89,7 @@ export const BASE_SETTINGS = {
 export async function runIntegration(options = {}) {
   const log = options.log ?? ((s) => console.log(`[integration] ${s}`));
   const name = options.name ?? 'integration';
-  const timeoutMs = options.timeoutMs ?? Number(process.env.MCP_HOST_TEST_RUN_TIMEOUT_MS ?? 300_000);
+  const timeoutMs = options.timeoutMs ?? Number(process.env.MCP_HOST_TEST_RUN_TIMEOUT_MS ?? 900_000);
   const t0 = Date.now();
   const timings = {};
   const mark = (k) => { timings[k] = Date.now() - t0; };
