@@ -25,7 +25,8 @@ export async function api(): Promise<TestApi> {
   // The hooks come with the host bundle, which loads after activation (src/extension.ts).
   const testing = await exports.testing;
   // A prototype link, not a spread: the API's getters (toolActivity) stay live.
-  return Object.assign(Object.create(exports) as TestApi, testing, { testing });
+  // `testing` is a getter on the exports (which one cannot assign over), hence defined, not assigned.
+  return Object.assign(Object.create(exports, { testing: { value: testing, enumerable: true } }) as TestApi, testing);
 }
 
 /** Sets `mcpHost.servers` (user settings) and waits until every enabled server has settled. */
