@@ -46,9 +46,10 @@ export class ServerCatalog extends Disposable {
   /**
    * Fetches every page of `kind`; a newer refresh of the same kind supersedes an older one. Past
    * the page or byte budget (or a page too large to read) it rejects with a {@link BudgetExceededError}
-   * and keeps the previous snapshot.
+   * and keeps the previous snapshot. `onFirstPage`: a first listing that spans pages publishes its
+   * first page at once and calls this, so a server with a huge catalog is usable while the rest loads.
    */
-  async refresh(kind: CatalogKind): Promise<void> {
+  async refresh(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
     const gen = ++this.generation[kind];
     const items: CatalogItems[typeof kind][] = [];
     const seen = new Set<string>();
@@ -70,12 +71,20 @@ export class ServerCatalog extends Disposable {
       for (const item of result.items) items.push(item);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === null || cursor === '') break;
+      if (page === 0 && onFirstPage) {
+        this.publish(kind, [...items]);
+        onFirstPage();
+      }
       if (seen.has(cursor)) {
         this.logger.warn(`${kind}/list returned cursor ${JSON.stringify(cursor)} twice; stopped paginating after ${items.length} items`);
         break;
       }
       seen.add(cursor);
     }
+    this.publish(kind, items);
+  }
+
+  private publish(kind: CatalogKind, items: readonly unknown[]): void {
     (this.snapshots as Record<CatalogKind, readonly unknown[]>)[kind] = Object.freeze(items);
     this._onDidChange.fire(kind);
   }
