@@ -61,10 +61,13 @@ async function sequential(): Promise<void> {
   const all = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   const runMedians = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   const failures = { host: 0, same: 0, sdk: 0 };
+  // This process's CPU per call: what the host adds, free of the waiting that a loaded machine inflates.
+  const cpuPerCall = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   for (let r = 0; r < RUNS; r++) {
     // Rotate the order so that no path always runs first (or right after a GC of another's garbage).
     for (const n of [...names.slice(r % 3), ...names.slice(0, r % 3)]) {
       const times: number[] = [];
+      const cpu0 = process.cpuUsage();
       for (let i = 0; i < 200; i++) {
         const t = performance.now();
         try {
@@ -73,11 +76,13 @@ async function sequential(): Promise<void> {
           times.push(performance.now() - t);
         } catch { failures[n]++; }
       }
+      const c = process.cpuUsage(cpu0);
+      cpuPerCall[n].push((c.user + c.system) / 1000 / 200);
       all[n].push(...times);
       runMedians[n].push(median(times));
     }
   }
-  const row = (n: keyof typeof paths) => `median ${median(runMedians[n]).toFixed(3)} ms (runs ${spread(runMedians[n], 3)}), p99 ${percentile(all[n], 0.99).toFixed(3)} ms, ${failures[n]} failed`;
+  const row = (n: keyof typeof paths) => `median ${median(runMedians[n]).toFixed(3)} ms (runs ${spread(runMedians[n], 3)}), p99 ${percentile(all[n], 0.99).toFixed(3)} ms, CPU ${median(cpuPerCall[n]).toFixed(3)} ms/call, ${failures[n]} failed`;
   console.log('\ncallTool, sequential (10 runs × 200 calls per path, interleaved)');
   console.log(`  raw SDK Client, host's StdioTransport:    ${row('same')}`);
   console.log(`  raw SDK Client, SDK StdioClientTransport: ${row('sdk')}`);
@@ -86,7 +91,10 @@ async function sequential(): Promise<void> {
   const h99 = percentile(all.host, 0.99), s99 = percentile(all.same, 0.99);
   console.log(`  host / raw, same transport: median ${(h50 / s50).toFixed(3)} (target ≤ 1.05), p99 ${(h99 / s99).toFixed(3)} (target ≤ 1.2)`);
   console.log(`  host / raw with the SDK's StdioClientTransport: median ${(h50 / k50).toFixed(3)} (reported)`);
+  const hc = median(cpuPerCall.host), sc = median(cpuPerCall.same);
+  console.log(`  client-side CPU per call, host / raw (same transport): ${(hc / sc).toFixed(3)}`);
   const samples = RUNS * 200;
+  record({ name: 'callTool.sequential.cpuPerCall', value: hc, unit: 'ms', baseline: sc, target: 'report', samples: RUNS, failures: 0, note: `this process's CPU; host runs ${spread(cpuPerCall.host, 3)}, raw ${spread(cpuPerCall.same, 3)} ms` });
   record({ name: 'callTool.sequential.median', value: h50, unit: 'ms', baseline: s50, target: '≤ 1.05', samples, failures: failures.host + failures.same, note: `host runs ${spread(runMedians.host, 3)}, raw ${spread(runMedians.same, 3)} ms` });
   record({ name: 'callTool.sequential.p99', value: h99, unit: 'ms', baseline: s99, target: '≤ 1.2', samples, failures: failures.host + failures.same });
   record({ name: 'callTool.sequential.median.vsSdkStdioClientTransport', value: h50, unit: 'ms', baseline: k50, target: 'report', samples, failures: failures.host + failures.sdk });
