@@ -24,6 +24,7 @@ export class ServerCatalog extends Disposable {
   private readonly snapshots: { [K in CatalogKind]: readonly CatalogItems[K][] } = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private readonly generation: Record<CatalogKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
   private readonly timers = new Map<CatalogKind, NodeJS.Timeout>();
+  private readonly listings = new Map<CatalogKind, Promise<void>>();
   private readonly _onDidChange = this._register(new Emitter<CatalogKind>());
   /** Fires after a kind's snapshot was replaced. */
   readonly onDidChange: Event<CatalogKind> = this._onDidChange.event;
@@ -49,7 +50,18 @@ export class ServerCatalog extends Disposable {
    * and keeps the previous snapshot. `onFirstPage`: a first listing that spans pages publishes its
    * first page at once and calls this, so a server with a huge catalog is usable while the rest loads.
    */
-  async refresh(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
+  refresh(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
+    const listing = this.fetchAll(kind, onFirstPage);
+    this.listings.set(kind, listing.then(() => undefined, () => undefined));
+    return listing;
+  }
+
+  /** Resolves once the latest listing of `kind` has every page, or has failed (a server's start waits for the first page only). */
+  whenListed(kind: CatalogKind): Promise<void> {
+    return this.listings.get(kind) ?? Promise.resolve();
+  }
+
+  private async fetchAll(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
     const gen = ++this.generation[kind];
     const items: CatalogItems[typeof kind][] = [];
     const seen = new Set<string>();
