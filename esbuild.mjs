@@ -1,20 +1,27 @@
-// One esbuild context for the extension bundle. `--production` minifies and drops sourcemaps,
-// `--watch` rebuilds on change. Types are checked separately by `tsc` (npm run typecheck).
+// One esbuild context, two bundles: extension.js (the activation entry: contributions and the API, no
+// MCP SDK, so activate() stays fast) and host.js (the core and everything that needs the SDK), which
+// extension.js `require`s after activation (src/vscode/lazy/contract.ts). `--production` minifies and
+// drops sourcemaps, `--watch` rebuilds on change. Types are checked separately by `tsc` (npm run typecheck).
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
-// --outfile=<path>: bundle elsewhere (test/rig/package.mjs stages the .vsix without touching dist/).
+// --outfile=<path>: bundle elsewhere (test/rig/package.mjs stages the .vsix without touching dist/);
+// host.js goes next to it.
 const outfile = process.argv.find((a) => a.startsWith('--outfile='))?.slice('--outfile='.length) ?? 'dist/extension.js';
+// --metafile=<path>: write esbuild's metafile (which input went into which bundle) there.
+const metafileOut = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 
 const ctx = await esbuild.context({
-  entryPoints: ['src/extension.ts'],
+  entryPoints: { [path.basename(outfile, '.js')]: 'src/extension.ts', host: 'src/host.ts' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outfile,
-  // First statement of the bundle: activate() reports the time from here (bundle evaluation included) as activationMs.
+  outdir: path.dirname(outfile),
+  // First statement of each bundle: activate() reports the time from here (bundle evaluation included) as activationMs.
   banner: { js: 'var __mcpHostLoadStart = performance.now();' },
   external: ['vscode'],
   // Test hooks (src/vscode/testing) exist only in development bundles; the .vsix must not even contain them.
@@ -31,6 +38,7 @@ if (watch) {
 } else {
   const result = await ctx.rebuild();
   await ctx.dispose();
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`${outfile}: ${(bytes / 1024).toFixed(1)} KiB${production ? ' (production)' : ''}`);
+  if (metafileOut) await fs.writeFile(metafileOut, JSON.stringify(result.metafile));
+  const sizes = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.js'));
+  console.log(sizes.map(([f, o]) => `${f}: ${(o.bytes / 1024).toFixed(1)} KiB`).join(', ') + (production ? ' (production)' : ''));
 }

@@ -1,104 +1,59 @@
 /**
- * activate/deactivate only: build the environment, construct the core, wire the adapters.
- * Servers start in the background so activation stays fast.
+ * The activation entry (dist/extension.js): registers the contributions (views, commands, the `@mcp`
+ * participant, language-model tools) and returns the API without loading the MCP SDK, so activate()
+ * stays fast. The host bundle (src/host.ts → dist/host.js) is `require`d right after activate()
+ * returned, or earlier when something needs it; everything that arrives meanwhile waits for it.
+ * This file and what it imports must not reach src/core or the SDK (a unit test reads the bundle).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
-import { createApi } from './vscode/apiImpl';
-import { ToolActivityLog } from './vscode/chat/activityLog';
-import { registerLanguageModelTools } from './vscode/chat/lmTools';
-import { registerParticipant } from './vscode/chat/participant';
-import { KeptResults } from './vscode/chat/keptResults';
-import { registerToolCommands } from './vscode/chat/toolCommands';
-import { ToolInvoker } from './vscode/chat/toolInvoker';
-import { ToolConsent } from './vscode/chat/toolConsent';
-import { registerApprovalCommands } from './vscode/chat/approvalCommands';
-import { registerCommands } from './vscode/commands';
-import { createOAuth } from './vscode/auth';
-import { ElicitationUi } from './vscode/elicitation/elicitationUi';
-import { HostController } from './vscode/hostController';
-import { InputStore } from './vscode/inputs';
-import { registerOnboarding } from './vscode/onboarding';
-import { installLinkHandler, INSTALL_LINK_PATH, registerRegistry } from './vscode/registry';
-import { UriRouter } from './vscode/uriRouter';
-import { ServerLogs } from './vscode/logs';
-import { WorkspaceRoots } from './vscode/roots';
-import { createSandboxPort } from './vscode/sandbox';
-import { ServersStatusBar } from './vscode/statusBar';
-import { ServersView } from './vscode/views/serversView';
-import { promptChatCommand } from './vscode/prompts/promptChatCommand';
-import { registerPromptCommands } from './vscode/prompts/promptCommands';
-import { registerResources } from './vscode/resources';
-import { SamplingFeature } from './vscode/sampling/samplingFeature';
-import { createTestHooks } from './vscode/testing/testHooks';
-import { DevMode } from './vscode/dev/devMode';
-import { ToolRunner } from './vscode/tools/toolRunner';
+import { HOST_BUNDLE_FILE, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
+import { ActivationContributions } from './vscode/lazy/lateContributions';
+import { createLazyApi } from './vscode/lazy/lazyApi';
+import type { McpHostTestHooks } from './vscode/testing/testHooks';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
 declare const __mcpHostLoadStart: number | undefined;
 const loadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : performance.now();
 
-let controller: HostController | undefined;
+let loaded: Promise<LoadedHost> | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHostApi {
-  const logs = new ServerLogs();
-  const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
-  const inputs = new InputStore(context.secrets, context.globalState);
-  const roots = new WorkspaceRoots(message => hostLog.warn(message));
-  const elicitation = new ElicitationUi({ log: name => logs.get(name) });
-  const sampling = new SamplingFeature(logs, inputs);
-  const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
-  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
-    elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
-    sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
+  loaded = undefined;
+  const load = (): Promise<LoadedHost> => loaded ??= new Promise<LoadedHost>(resolve => {
+    // Synchronous from here on: between retiring the command proxies and the host registering the
+    // real commands nothing else runs, so no command is ever missing.
+    const bundle = require(path.join(__dirname, HOST_BUNDLE_FILE)) as HostBundle;
+    contributions.retire();
+    const host = bundle.start(context, contributions, activationMs);
+    context.subscriptions.push(lazy.attach(host));
+    resolve(host);
   });
-  elicitation.attach(controller.host);
-  context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
-  const view = new ServersView(controller);
-  context.subscriptions.push(
-    logs, hostLog, roots, view,
-    vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: view, showCollapseAll: false }),
-    new ServersStatusBar(controller),
-    ...registerCommands({ controller, logs, inputs }),
-    ...registerOnboarding({ controller, logs, inputs }, context),
-    ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
-  );
-  context.subscriptions.push(new DevMode(controller.host, logs));
-  const uris = new UriRouter(oauth.userAgent);
-  uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs }));
-  context.subscriptions.push(vscode.window.registerUriHandler(uris));
-  const resources = registerResources(controller.host);
-  context.subscriptions.push(resources);
-  context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
-  const c = controller;
-  const activity = new ToolActivityLog(() => inputs.knownValues());
-  const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
-  const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
-  const kept = new KeptResults();
-  context.subscriptions.push(
-    activity,
-    consent,
-    kept,
-    ...registerApprovalCommands(consent.approvals),
-    registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
-    ...registerLanguageModelTools(c.host, invoker, consent, kept),
-    ...registerToolCommands(c.host, activity),
-    new ToolRunner(c.host, invoker),
-  );
-  void c.reload();
-  const api = createApi(c.host, activity, performance.now() - loadStart);
+  const contributions = new ActivationContributions(context, () => load(), {
+    [SERVERS_VIEW_ID]: { showCollapseAll: false },
+    [RESOURCES_VIEW_ID]: { canSelectMany: true, showCollapseAll: true },
+  }, PARTICIPANT_ID);
+  context.subscriptions.push(contributions);
+  const activationMs = performance.now() - loadStart;
+  const lazy = createLazyApi(() => load(), activationMs);
+  // The servers start as soon as activation is over (the host bundle starts them when it loads).
+  setImmediate(() => {
+    load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
+  });
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    const testing = createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling });
-    return Object.freeze(Object.assign(Object.create(api) as McpHostApi, { testing }));
+    // A getter, so that reading the hooks (not activation) waits for the host.
+    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => load().then(h => h.testHooks!) };
+    return Object.freeze(Object.create(lazy.api, { testing }) as McpHostApi);
   }
-  return api;
+  return lazy.api;
 }
 
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */
 export async function deactivate(): Promise<void> {
-  const c = controller;
-  controller = undefined;
-  if (c) await c.host.shutdown();
+  const host = await loaded?.catch(() => undefined);
+  loaded = undefined;
+  await host?.shutdown();
 }

@@ -5,10 +5,11 @@
 //     (onStartupFinished) with server-everything declared, and reports `activationMs` through its API
 //     (from the bundle's first statement to the end of activate(); servers start afterwards, in the
 //     background). Each sample is a fresh code-server + extension host.
-//  3. Evaluating the production bundle alone (`require()` with a stubbed `vscode`) in fresh Node 24
-//     processes, wall and CPU time: the bulk of activationMs, and CPU time stays meaningful on a busy machine.
+//  3. Evaluating each production bundle alone (`require()` with a stubbed `vscode`) in fresh Node 24
+//     processes, wall and CPU time: extension.js is what activate() waits for, host.js (the core and
+//     the MCP SDK) is required after activation; CPU time stays meaningful on a busy machine.
 //
-//   node test/bench/extension.mjs [samples]    (default 3, or MCP_HOST_BENCH_SAMPLES)
+//   node test/bench/extension.mjs [samples]    (default 10, or MCP_HOST_BENCH_SAMPLES)
 // Needs `npm run build && npm run build:tests` (for out/test/bench/activationEntry.js) and the test rig.
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -40,8 +41,13 @@ const c = process.cpuUsage(c0);
 process.stdout.write(JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000 }));
 `;
 
+/** Appends a figure for test/bench/all.mjs (the shape of test/bench/figures.ts). */
+async function record(figure) {
+  if (process.env.MCP_HOST_BENCH_FIGURES) await fs.appendFile(process.env.MCP_HOST_BENCH_FIGURES, JSON.stringify(figure) + '\n');
+}
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const samples = Number(process.argv[2] ?? process.env.MCP_HOST_BENCH_SAMPLES ?? 3);
+const samples = Number(process.argv[2] ?? process.env.MCP_HOST_BENCH_SAMPLES ?? 10);
 const modules = path.join(REPO, 'node_modules', '@modelcontextprotocol');
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-bench-'));
 
@@ -49,11 +55,13 @@ try {
   console.log('\n.vsix (production)');
   const vsix = await packageExtension({ out: path.join(tmp, 'mcp-host.vsix') });
   const devBundle = (await fs.stat(path.join(REPO, 'dist', 'extension.js')).catch(() => undefined))?.size;
+  await record({ name: 'vsix.size', value: vsix.bytes / 1024, unit: 'KiB', target: '≤ 400 KB', samples: 1, failures: 0 });
   console.log(`  size ${(vsix.bytes / 1024).toFixed(1)} KiB (${vsix.bytes} bytes; target ≤ 400 KB), ${vsix.files.length} files`);
   if (devBundle) console.log(`  (development bundle dist/extension.js: ${(devBundle / 1024).toFixed(1)} KiB, not shipped)`);
 
   console.log(`\nactivate() in the extension host, MCP Host installed from the .vsix (${samples} fresh VS Code starts)`);
   const activation = [];
+  let failures = 0;
   const firstRunning = [];
   for (let i = 0; i < samples; i++) {
     const out = path.join(tmp, `sample-${i}.json`);
@@ -69,6 +77,7 @@ try {
     const sample = JSON.parse(await fs.readFile(out, 'utf8').catch(() => '{}'));
     if (r.error || sample.error || typeof sample.activationMs !== 'number') {
       console.log(`  sample ${i + 1}: failed: ${sample.error ?? r.error?.message ?? 'no result'}`);
+      failures++;
       continue;
     }
     activation.push(sample.activationMs);
@@ -79,25 +88,30 @@ try {
     const sorted = [...activation].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     console.log(`  activationMs median ${median.toFixed(1)} ms, min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)} (target ≤ 50 ms; machine load: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
+    await record({ name: 'activate.extensionHost', value: median, unit: 'ms', target: '≤ 50 ms', samples: activation.length, failures, note: `${sorted[0].toFixed(1)}–${sorted.at(-1).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores` });
     if (firstRunning.length) console.log(`  first server running: median ${[...firstRunning].sort((a, b) => a - b)[Math.floor(firstRunning.length / 2)]} ms after activation was observed (in the background)`);
   }
 
-  console.log('\nevaluating the production bundle (require() in a fresh Node 24, `vscode` stubbed; 5 processes)');
+  console.log('\nevaluating the production bundles (require() in a fresh Node 24, `vscode` stubbed; 5 processes each)');
   const bundle = path.join(tmp, 'bundle', 'extension.js');
   await promisify(execFile)(process.execPath, ['esbuild.mjs', '--production', `--outfile=${bundle}`], { cwd: REPO });
   const probe = path.join(tmp, 'probe.cjs');
   await fs.writeFile(probe, PROBE);
   const { node } = await ensureInstalled({ log: () => {} });
-  const walls = [];
-  const cpus = [];
-  for (let i = 0; i < 5; i++) {
-    const { stdout } = await promisify(execFile)(node, [probe, bundle]);
-    const r = JSON.parse(stdout);
-    walls.push(r.wallMs);
-    cpus.push(r.cpuMs);
-  }
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`  require(): median wall ${med(walls).toFixed(1)} ms, median CPU ${med(cpus).toFixed(1)} ms (all wall: ${walls.map((x) => x.toFixed(0)).join(', ')})`);
+  for (const [file, role] of [['extension.js', 'activation entry, activate() waits for it'], ['host.js', 'core + MCP SDK, required after activation']]) {
+    const walls = [];
+    const cpus = [];
+    for (let i = 0; i < 5; i++) {
+      const { stdout } = await promisify(execFile)(node, [probe, path.join(path.dirname(bundle), file)]);
+      const r = JSON.parse(stdout);
+      walls.push(r.wallMs);
+      cpus.push(r.cpuMs);
+    }
+    const kib = (await fs.stat(path.join(path.dirname(bundle), file))).size / 1024;
+    await record({ name: `bundle.evaluate.${file}.cpu`, value: med(cpus), unit: 'ms', samples: 5, failures: 0, note: `${kib.toFixed(0)} KiB; wall median ${med(walls).toFixed(1)} ms` });
+    console.log(`  ${file} (${kib.toFixed(0)} KiB; ${role}): median wall ${med(walls).toFixed(1)} ms, median CPU ${med(cpus).toFixed(1)} ms (all wall: ${walls.map((x) => x.toFixed(0)).join(', ')})`);
+  }
 } finally {
   await fs.rm(tmp, { recursive: true, force: true });
 }

@@ -20,10 +20,13 @@ export function nodeServer(script: string, ...args: string[]) {
 export type TestApi = McpHostApi & McpHostTestHooks & { readonly testing: McpHostTestHooks };
 
 export async function api(): Promise<TestApi> {
-  const exports = (await activateMcpHost<McpHostApi & { testing?: McpHostTestHooks }>()).exports;
+  const exports = (await activateMcpHost<McpHostApi & { testing?: Promise<McpHostTestHooks> }>()).exports;
   if (!exports.testing) throw new Error('MCP Host exports no test hooks: the integration runs need the development bundle (npm run build), not --production');
+  // The hooks come with the host bundle, which loads after activation (src/extension.ts).
+  const testing = await exports.testing;
   // A prototype link, not a spread: the API's getters (toolActivity) stay live.
-  return Object.assign(Object.create(exports) as TestApi, exports.testing);
+  // `testing` is a getter on the exports (which one cannot assign over), hence defined, not assigned.
+  return Object.assign(Object.create(exports, { testing: { value: testing, enumerable: true } }) as TestApi, testing);
 }
 
 /** Sets `mcpHost.servers` (user settings) and waits until every enabled server has settled. */

@@ -220,6 +220,8 @@ describe('Resources view', function () {
 
   it('shows 10,000 paginated resources a page at a time with "Load more…"', async () => {
     const big = await serverNode('big');
+    // The server runs after the first page; the other 99 are listed in the background.
+    await api.host.require('big').catalog.whenListed('resources');
     assert.equal(api.host.require('big').catalog.get('resources').length, 10_000);
     const first = await children(big);
     assert.equal(first.filter(n => n.kind === 'resource').length, 200);

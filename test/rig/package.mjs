@@ -4,7 +4,7 @@
 //
 // The .vsix is assembled in a staging folder: the files `.vscodeignore` lets through (as vsce itself
 // lists them) are copied there and the bundle is built into <staging>/dist/extension.js
-// (`esbuild.mjs --production --outfile=…`). So packaging never rewrites the repo's dist/, which
+// and host.js beside it (`esbuild.mjs --production --outfile=…`). So packaging never rewrites the repo's dist/, which
 // running integration tests load. `--dev` builds the unminified development bundle instead.
 // As a module: packageExtension({ out, production, bundle, log }) → { file, bytes, files }; `npm start`
 // passes bundle: 'dist/extension.js' (the build it just made), the `installed` test run and
@@ -72,11 +72,14 @@ export async function packageExtension(options = {}) {
     await fs.copyFile(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
     const bundle = path.join(stage, 'dist', 'extension.js');
     if (options.bundle) {
+      // The activation entry and, beside it, the host bundle it loads (esbuild.mjs).
       await fs.mkdir(path.dirname(bundle), { recursive: true });
       await fs.copyFile(path.resolve(REPO_ROOT, options.bundle), bundle);
+      await fs.copyFile(path.join(path.dirname(path.resolve(REPO_ROOT, options.bundle)), 'host.js'), path.join(path.dirname(bundle), 'host.js'));
     } else {
       log((await run(process.execPath, ['esbuild.mjs', ...(production ? ['--production'] : []), `--outfile=${bundle}`], REPO_ROOT)).trim());
       await fs.rm(`${bundle}.map`, { force: true });
+      await fs.rm(path.join(path.dirname(bundle), 'host.js.map'), { force: true });
     }
 
     await fs.mkdir(path.dirname(out), { recursive: true });

@@ -11,12 +11,26 @@ describe('catalogs', function () {
       const s = host.require('paged');
       assert.equal(s.state, 'running', s.message);
       assert.equal(s.catalog.get('tools').length, 14, '12 echo tools + bad-schema-tool + wrong-output');
-      assert.equal(s.catalog.get('resources').length, 13);
+      // Resources past the first page load in the background, after the server counts as running.
+      await waitFor(() => s.catalog.get('resources').length === 13, 'all 13 resources');
       assert.equal(s.catalog.get('prompts').length, 11);
       assert.ok(s.catalog.get('resourceTemplates').length >= 2);
       assert.deepEqual(s.catalog.get('resources').map(r => r.uri).slice(0, 2), ['fixture://resource/0', 'fixture://resource/1']);
       const trace = loggers.get('paged')!.text();
       assert.equal((trace.match(/"method":"tools\/list"/g) ?? []).length, 3, 'three pages of tools were requested');
+    } finally { await host.shutdown(); }
+  });
+
+  it('a server whose resources/list never answers page 2 is running after page 1: tools callable, the first page listed', async () => {
+    const { host } = createTestHost();
+    try {
+      // Before: the start waited for every page, so this server stayed "starting" until it timed out.
+      await host.apply({ stall: { ...node(fixtureServer('paginated')), env: { FIXTURE_PAGE_SIZE: '5', FIXTURE_RESOURCES: '50', FIXTURE_RESOURCES_STALL: '1' } } });
+      const s = host.require('stall');
+      assert.equal(s.state, 'running', s.message);
+      assert.equal(s.catalog.get('tools').length, 14, 'tools are listed in full before the server counts as running');
+      assert.deepEqual(s.catalog.get('resources').map(r => r.uri), [0, 1, 2, 3, 4].map(i => `fixture://resource/${i}`));
+      assert.equal(text(await s.callTool('tool-1', { a: 1 })), '{"a":1}');
     } finally { await host.shutdown(); }
   });
 

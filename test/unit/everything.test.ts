@@ -54,6 +54,8 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.deepEqual(r.problems, []);
       ev = host.require('everything');
       assert.equal(ev.state, 'running', ev.message);
+      // Resources past the first page are listed after the server counts as running.
+      await Promise.all([ev.catalog.whenListed('resources'), ev.catalog.whenListed('resourceTemplates')]);
     });
 
     after(async () => {

@@ -16,6 +16,14 @@ describe('tools: names for language models', () => {
     assert.notEqual(named[0].name, named[1].name);
     assert.ok(named.every(n => /^[A-Za-z0-9_-]{1,64}$/.test(n.name)));
   });
+  it('names the same pairs again from the last answer, which no caller can change; other pairs get their own', () => {
+    const pairs = [{ server: 'a', tool: 't' }, { server: 'a', tool: 't' }, { server: 'b', tool: 'u' }];
+    const first = nameTools(pairs);
+    first.pop();
+    pairs[0].tool = 'changed';
+    assert.deepEqual(nameTools([{ server: 'a', tool: 't' }, { server: 'a', tool: 't' }, { server: 'b', tool: 'u' }]).map(n => n.name), [first[0].name, first[1].name, 'b_u']);
+    assert.deepEqual(nameTools(pairs).map(n => n.name), ['a_changed', 'a_t', 'b_u'], 'the caller\'s later change to its pairs is a new catalogue');
+  });
 });
 
 describe('tools: results for the model', () => {

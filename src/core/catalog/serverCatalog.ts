@@ -24,6 +24,7 @@ export class ServerCatalog extends Disposable {
   private readonly snapshots: { [K in CatalogKind]: readonly CatalogItems[K][] } = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private readonly generation: Record<CatalogKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
   private readonly timers = new Map<CatalogKind, NodeJS.Timeout>();
+  private readonly listings = new Map<CatalogKind, Promise<void>>();
   private readonly _onDidChange = this._register(new Emitter<CatalogKind>());
   /** Fires after a kind's snapshot was replaced. */
   readonly onDidChange: Event<CatalogKind> = this._onDidChange.event;
@@ -46,9 +47,21 @@ export class ServerCatalog extends Disposable {
   /**
    * Fetches every page of `kind`; a newer refresh of the same kind supersedes an older one. Past
    * the page or byte budget (or a page too large to read) it rejects with a {@link BudgetExceededError}
-   * and keeps the previous snapshot.
+   * and keeps the previous snapshot. `onFirstPage`: a first listing that spans pages publishes its
+   * first page at once and calls this, so a server with a huge catalog is usable while the rest loads.
    */
-  async refresh(kind: CatalogKind): Promise<void> {
+  refresh(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
+    const listing = this.fetchAll(kind, onFirstPage);
+    this.listings.set(kind, listing.then(() => undefined, () => undefined));
+    return listing;
+  }
+
+  /** Resolves once the latest listing of `kind` has every page, or has failed (a server's start waits for the first page only). */
+  whenListed(kind: CatalogKind): Promise<void> {
+    return this.listings.get(kind) ?? Promise.resolve();
+  }
+
+  private async fetchAll(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
     const gen = ++this.generation[kind];
     const items: CatalogItems[typeof kind][] = [];
     const seen = new Set<string>();
@@ -70,12 +83,20 @@ export class ServerCatalog extends Disposable {
       for (const item of result.items) items.push(item);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === null || cursor === '') break;
+      if (page === 0 && onFirstPage) {
+        this.publish(kind, [...items]);
+        onFirstPage();
+      }
       if (seen.has(cursor)) {
         this.logger.warn(`${kind}/list returned cursor ${JSON.stringify(cursor)} twice; stopped paginating after ${items.length} items`);
         break;
       }
       seen.add(cursor);
     }
+    this.publish(kind, items);
+  }
+
+  private publish(kind: CatalogKind, items: readonly unknown[]): void {
     (this.snapshots as Record<CatalogKind, readonly unknown[]>)[kind] = Object.freeze(items);
     this._onDidChange.fire(kind);
   }

@@ -89,11 +89,17 @@ export async function loadCatalogs(catalog: ServerCatalog, caps: ServerCapabilit
   if (caps.resources) kinds.push('resources', 'resourceTemplates');
   if (caps.prompts) kinds.push('prompts');
   let signIn: SignInRequiredError | undefined;
-  await Promise.all(kinds.map(k => catalog.refresh(k).catch(e => {
-    const authError = findAuthError(e);
-    if (authError instanceof SignInRequiredError) signIn ??= authError;
-    else if (e instanceof BudgetExceededError) return; // the connection stops the server for it (stopForBudget)
-    else if (current()) logger.warn(`Listing ${k} failed: ${redact(errorText(e), secrets())}`);
+  // Tools are listed in full (calls and the model need every definition); resources and templates
+  // only up to their first page: the rest loads in the background (10,000 resources, or a server
+  // that never sends page 2, do not hold up its start).
+  await Promise.all(kinds.map(k => new Promise<void>(listed => {
+    const firstPageOnly = k === 'resources' || k === 'resourceTemplates';
+    void catalog.refresh(k, firstPageOnly ? listed : undefined).catch(e => {
+      const authError = findAuthError(e);
+      if (authError instanceof SignInRequiredError) signIn ??= authError;
+      else if (e instanceof BudgetExceededError) return; // the connection stops the server for it (stopForBudget)
+      else if (current()) logger.warn(`Listing ${k} failed: ${redact(errorText(e), secrets())}`);
+    }).finally(listed);
   })));
   return signIn;
 }

@@ -4,7 +4,7 @@
  * version, which the SDK hands to transports through `setProtocolVersion`.
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { LogLevel, redact, type Logger } from '../logger';
 
 export class TracingTransport implements Transport {
@@ -26,7 +26,7 @@ export class TracingTransport implements Transport {
     inner.onerror = e => this.onerror?.(e);
     inner.onmessage = (m, extra) => {
       if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`← ${redact(JSON.stringify(m), this.secrets())}`);
-      if (isJSONRPCRequest(m)) this.serverRequests.set(m.id, m.method);
+      if ('method' in m && 'id' in m) this.serverRequests.set(m.id, m.method);
       this.onmessage?.(m, extra);
     };
   }
@@ -37,11 +37,13 @@ export class TracingTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`→ ${redact(JSON.stringify(message), this.secrets())}`);
-    if ((isJSONRPCErrorResponse(message) || isJSONRPCResultResponse(message)) && message.id !== undefined) {
+    // Shape checks, not the SDK's type guards: those run a schema parse per message (most of the
+    // host's CPU per call); the transport below has parsed what arrived, and we built what we send.
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
       const method = this.serverRequests.get(message.id);
       if (method !== undefined) {
         this.serverRequests.delete(message.id);
-        if (isJSONRPCErrorResponse(message) && !this.handled.has(message.id)) this.onRefusedRequest?.(method, message.error.message);
+        if ('error' in message && !this.handled.has(message.id)) this.onRefusedRequest?.(method, message.error.message);
         this.handled.delete(message.id);
       }
     }

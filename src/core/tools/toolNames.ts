@@ -41,6 +41,17 @@ const hashed = (server: string, tool: string) => `${toolName(server, tool).slice
  * get hashed names: the same for any order of `pairs`.
  */
 export function nameTools(pairs: readonly { server: string; tool: string }[]): NamedTool[] {
+  // Every chat request names the same catalogue again (5,000 tools: most of the request's preparation);
+  // the names depend on the pairs only, so the last answer stands while the pairs are the same.
+  if (last && last.pairs.length === pairs.length && pairs.every((p, i) => p.server === last!.pairs[i].server && p.tool === last!.pairs[i].tool)) return last.named.slice();
+  const named = assignNames(pairs);
+  last = { pairs: pairs.map(({ server, tool }) => ({ server, tool })), named };
+  return named.slice();
+}
+
+let last: { pairs: readonly { server: string; tool: string }[]; named: readonly NamedTool[] } | undefined;
+
+function assignNames(pairs: readonly { server: string; tool: string }[]): NamedTool[] {
   const groups = new Map<string, { server: string; tool: string }[]>();
   for (const p of pairs) {
     const n = toolName(p.server, p.tool);

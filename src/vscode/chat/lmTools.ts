@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
 import type { KeptResults } from './keptResults';
+import type { LateContributions } from '../lazy/contract';
 import { toAbortSignal } from '../cancellation';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
@@ -23,9 +24,10 @@ const MAX_FOUND_LM_TOOLS = 20;
 
 const text = (s: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 
-export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent, kept: KeptResults): vscode.Disposable[] {
+/** `register`: the activation entry's (LateContributions.registerTool), which registered the tools before the host loaded. */
+export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, consent: ToolConsent, kept: KeptResults, register: LateContributions['registerTool']): vscode.Disposable[] {
   return [
-    vscode.lm.registerTool<FindInput>('mcpHost_findTools', {
+    register<FindInput>('mcpHost_findTools', {
       invoke(options) {
         // The same index and ranking as @mcp's find_tools; disabled tools and stopped servers are not in it.
         const q = (options.input.query ?? '').trim();
@@ -40,7 +42,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
         return text(found.map(t => JSON.stringify({ server: t.server, tool: t.tool.name, description: modelToolDescription(t.server, t.tool), inputSchema: t.tool.inputSchema })).join('\n'));
       },
     }),
-    vscode.lm.registerTool<CallInput>('mcpHost_callTool', {
+    register<CallInput>('mcpHost_callTool', {
       prepareInvocation(options) {
         return { invocationMessage: vscode.l10n.t('Running MCP tool {0} ({1})', String(options.input.tool), String(options.input.server)) };
       },
@@ -51,7 +53,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
         return text(r.text);
       },
     }),
-    vscode.lm.registerTool<ReadInput>('mcpHost_readResource', {
+    register<ReadInput>('mcpHost_readResource', {
       prepareInvocation(options) {
         return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server ?? '')) };
       },

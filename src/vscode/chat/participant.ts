@@ -12,8 +12,8 @@ import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
+import { PARTICIPANT_ID } from '../lazy/contract';
 
-export const PARTICIPANT_ID = 'mcpHost.mcp';
 const MAX_ROUNDS = 16;
 /**
  * VS Code's tool result part takes `isError` as a third argument at run time and hands it to the
@@ -29,10 +29,9 @@ export interface ParticipantDeps {
   readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
 }
 
-export function registerParticipant(context: vscode.ExtensionContext, deps: ParticipantDeps): vscode.ChatParticipant {
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) => handle(deps, request, chatContext, stream, token));
-  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
-  return participant;
+/** The `@mcp` participant's request handler (the activation entry creates the participant itself, see lazy/contract.ts). */
+export function participantHandler(deps: ParticipantDeps): vscode.ChatRequestHandler {
+  return (request, chatContext, stream, token) => handle(deps, request, chatContext, stream, token);
 }
 
 async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {

@@ -11,20 +11,20 @@ import { RESOURCE_SCHEME } from './resourceUri';
 import { ResourcesTreeData } from './resourcesTree';
 import { ResourcesView } from './resourcesView';
 import { ResourceSubscriptions } from './subscriptions';
-
-export const RESOURCES_VIEW_ID = 'mcpHost.resources';
+import { RESOURCES_VIEW_ID, type LateContributions } from '../lazy/contract';
 
 export interface ResourcesFeature extends vscode.Disposable {
   readonly view: ResourcesView;
   readonly fs: ResourceFileSystem;
 }
 
-export function registerResources(host: McpHost): ResourcesFeature {
+/** `late`: the view itself was created at activation (multi-select, collapse-all: see extension.ts). */
+export function registerResources(host: McpHost, late: Pick<LateContributions, 'treeView'>): ResourcesFeature {
   const fs = new ResourceFileSystem(host);
   const icons = new IconCache();
   const data = new ResourcesTreeData(host);
   const view = new ResourcesView(host, data, icons);
-  const treeView = vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: view, canSelectMany: true, showCollapseAll: true });
+  const treeView = late.treeView(RESOURCES_VIEW_ID, view);
   const disposables: vscode.Disposable[] = [
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(vscode.l10n.t('MCP resources are read-only. Use **Save to Workspace** to keep a copy.')) }),
     fs,

@@ -1,0 +1,100 @@
+/**
+ * The host bundle (dist/host.js): builds the environment, constructs the core (and with it the MCP
+ * SDK), wires the adapters into the contributions the activation entry (extension.ts) registered, and
+ * starts the servers. Loaded once, after activate() returned or when something needs the host first.
+ */
+import * as vscode from 'vscode';
+import type { HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
+import { SERVERS_VIEW_ID } from './vscode/lazy/contract';
+import { createApi } from './vscode/apiImpl';
+import { ToolActivityLog } from './vscode/chat/activityLog';
+import { registerLanguageModelTools } from './vscode/chat/lmTools';
+import { participantHandler } from './vscode/chat/participant';
+import { KeptResults } from './vscode/chat/keptResults';
+import { registerToolCommands } from './vscode/chat/toolCommands';
+import { ToolInvoker } from './vscode/chat/toolInvoker';
+import { ToolConsent } from './vscode/chat/toolConsent';
+import { registerApprovalCommands } from './vscode/chat/approvalCommands';
+import { registerCommands } from './vscode/commands';
+import { createOAuth } from './vscode/auth';
+import { ElicitationUi } from './vscode/elicitation/elicitationUi';
+import { HostController } from './vscode/hostController';
+import { InputStore } from './vscode/inputs';
+import { registerOnboarding } from './vscode/onboarding';
+import { installLinkHandler, INSTALL_LINK_PATH, registerRegistry } from './vscode/registry';
+import { UriRouter } from './vscode/uriRouter';
+import { ServerLogs } from './vscode/logs';
+import { WorkspaceRoots } from './vscode/roots';
+import { createSandboxPort } from './vscode/sandbox';
+import { ServersStatusBar } from './vscode/statusBar';
+import { ServersView } from './vscode/views/serversView';
+import { promptChatCommand } from './vscode/prompts/promptChatCommand';
+import { registerPromptCommands } from './vscode/prompts/promptCommands';
+import { registerResources } from './vscode/resources';
+import { SamplingFeature } from './vscode/sampling/samplingFeature';
+import { createTestHooks } from './vscode/testing/testHooks';
+import { DevMode } from './vscode/dev/devMode';
+import { ToolRunner } from './vscode/tools/toolRunner';
+
+export const start: HostBundle['start'] = (context: vscode.ExtensionContext, late: LateContributions, activationMs: number): LoadedHost => {
+  let controller: HostController | undefined = undefined;
+  const logs = new ServerLogs();
+  const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
+  const inputs = new InputStore(context.secrets, context.globalState);
+  const roots = new WorkspaceRoots(message => hostLog.warn(message));
+  const elicitation = new ElicitationUi({ log: name => logs.get(name) });
+  const sampling = new SamplingFeature(logs, inputs);
+  const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
+  controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
+    elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
+    sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
+  });
+  elicitation.attach(controller.host);
+  context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
+  const view = new ServersView(controller);
+  context.subscriptions.push(
+    logs, hostLog, roots, view,
+    late.treeView(SERVERS_VIEW_ID, view),
+    new ServersStatusBar(controller),
+    ...registerCommands({ controller, logs, inputs }),
+    ...registerOnboarding({ controller, logs, inputs }, context),
+    ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
+  );
+  context.subscriptions.push(new DevMode(controller.host, logs));
+  const uris = new UriRouter(oauth.userAgent);
+  uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs }));
+  context.subscriptions.push(vscode.window.registerUriHandler(uris));
+  const resources = registerResources(controller.host, late);
+  context.subscriptions.push(resources);
+  context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
+  const c = controller;
+  const activity = new ToolActivityLog(() => inputs.knownValues());
+  const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
+  const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
+  const kept = new KeptResults();
+  context.subscriptions.push(
+    activity,
+    consent,
+    kept,
+    ...registerApprovalCommands(consent.approvals),
+    late.chatHandler(participantHandler({ host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) })),
+    ...registerLanguageModelTools(c.host, invoker, consent, kept, late.registerTool.bind(late)),
+    ...registerToolCommands(c.host, activity),
+    new ToolRunner(c.host, invoker),
+  );
+  void c.reload();
+  const api = createApi(c.host, activity, activationMs);
+  // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
+  const testHooks = typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD
+    ? createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling })
+    : undefined;
+  return {
+    api,
+    testHooks,
+    async shutdown() {
+      const stopping = controller;
+      controller = undefined;
+      if (stopping) await stopping.host.shutdown();
+    },
+  };
+};

@@ -1,0 +1,40 @@
+/**
+ * The boundary between the two bundles (esbuild.mjs): the activation entry (src/extension.ts) registers
+ * every contribution without loading the MCP SDK, then `require`s the host bundle (src/host.ts), which
+ * builds the core and fills those contributions in. Both sides import this file; it holds types and
+ * constants only, so it pulls nothing into the activation bundle.
+ */
+import type * as vscode from 'vscode';
+import type { McpHostApi } from '../api';
+import type { McpHostTestHooks } from '../testing/testHooks';
+
+export const PARTICIPANT_ID = 'mcpHost.mcp';
+export const SERVERS_VIEW_ID = 'mcpHost.servers';
+export const RESOURCES_VIEW_ID = 'mcpHost.resources';
+
+/** The file the activation entry loads, next to it (dist/host.js in the .vsix, out/src/host.js under tsc). */
+export const HOST_BUNDLE_FILE = 'host.js';
+
+/** What the activation entry registered before the host loaded; the host bundle supplies the implementations. */
+export interface LateContributions {
+  /** The view created at activation (showing "starting" until now); `provider` gives its data from now on. */
+  treeView<T>(id: string, provider: vscode.TreeDataProvider<T>): vscode.TreeView<T>;
+  /** Implements a language-model tool declared in package.json (registered at activation). */
+  registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable;
+  /** Handles requests to the `@mcp` participant (created at activation). */
+  chatHandler(handler: vscode.ChatRequestHandler): vscode.Disposable;
+}
+
+export interface LoadedHost {
+  /** The façade over the running host (apiImpl.ts); the activation entry's API forwards to it. */
+  readonly api: McpHostApi;
+  /** Development bundles only (MCP_HOST_TEST_BUILD). */
+  readonly testHooks?: McpHostTestHooks;
+  /** Stops every server and waits for their process trees to exit. */
+  shutdown(): Promise<void>;
+}
+
+/** The host bundle's exports. */
+export interface HostBundle {
+  start(context: vscode.ExtensionContext, late: LateContributions, activationMs: number): LoadedHost;
+}

@@ -1,0 +1,51 @@
+/**
+ * The exported API as activate() returns it, before the host bundle has loaded: the same version-2
+ * façade (api.ts), whose calls wait for the host and whose lists are empty until it is there (the
+ * servers appear with onDidChangeServers, as whenever servers are added).
+ */
+import * as vscode from 'vscode';
+import type { McpHostApi } from '../api';
+import type { LoadedHost } from './contract';
+
+export interface LazyApi {
+  readonly api: McpHostApi;
+  /** Called once the host has loaded: from now on the façade forwards to the host's. */
+  attach(host: LoadedHost): vscode.Disposable;
+}
+
+export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: number): LazyApi {
+  let host: McpHostApi | undefined;
+  const servers = new vscode.EventEmitter<void>();
+  const states = new vscode.EventEmitter<Parameters<Parameters<McpHostApi['onDidChangeServerState']>[0]>[0]>();
+  const catalog = new vscode.EventEmitter<Parameters<Parameters<McpHostApi['onDidChangeCatalog']>[0]>[0]>();
+  const loaded = async () => (await load()).api;
+  const api: McpHostApi = {
+    version: 2,
+    listServers: () => host?.listServers() ?? [],
+    listTools: server => host?.listTools(server) ?? [],
+    listResources: server => host?.listResources(server) ?? [],
+    listResourceTemplates: server => host?.listResourceTemplates(server) ?? [],
+    listPrompts: server => host?.listPrompts(server) ?? [],
+    callTool: async (...args) => (await loaded()).callTool(...args),
+    readResource: async (...args) => (await loaded()).readResource(...args),
+    getPrompt: async (...args) => (await loaded()).getPrompt(...args),
+    onDidChangeServers: servers.event,
+    // Each listener gets its own payload, as from the host's façade (one extension cannot change what the next sees).
+    onDidChangeServerState: (listener, thisArgs, disposables) => states.event(e => listener.call(thisArgs, { ...e }), undefined, disposables),
+    onDidChangeCatalog: (listener, thisArgs, disposables) => catalog.event(e => listener.call(thisArgs, { ...e }), undefined, disposables),
+    activationMs,
+    get toolActivity() { return host?.toolActivity ?? []; },
+  };
+  return {
+    api: Object.freeze(api),
+    attach(loadedHost) {
+      host = loadedHost.api;
+      const subscriptions = [
+        host.onDidChangeServers(() => servers.fire()),
+        host.onDidChangeServerState(e => states.fire(e)),
+        host.onDidChangeCatalog(e => catalog.fire(e)),
+      ];
+      return new vscode.Disposable(() => { for (const d of [...subscriptions, servers, states, catalog]) d.dispose(); });
+    },
+  };
+}

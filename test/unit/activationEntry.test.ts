@@ -1,0 +1,158 @@
+/**
+ * The activation entry (src/extension.ts, bundled as dist/extension.js) registers the contributions
+ * before the host bundle loads, and whatever reaches them in that window waits for the host instead of
+ * failing: a command, a view's children, a language-model tool, the exported API's calls. Runs the real
+ * development bundle against a recording `vscode` stand-in, with a host bundle (host.js beside it) that
+ * registers what the real one would, so the moment the host loads is under the test's control.
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Module = require('node:module');
+import { repoRoot, waitFor } from './helpers';
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** The parts of the `vscode` API the activation entry uses, behaving as the extension host does. */
+function fakeVscode() {
+  const commands = new Map<string, Handler>();
+  const tools = new Map<string, { invoke: Handler; prepareInvocation?: Handler }>();
+  const views = new Map<string, { provider: { getChildren: Handler; onDidChangeTreeData?: unknown }; message?: string }>();
+  const participants = new Map<string, Handler>();
+  class Disposable { constructor(private readonly fn: () => void) {} dispose() { this.fn(); } }
+  class EventEmitter<T> {
+    private listeners: ((e: T) => void)[] = [];
+    event = (l: (e: T) => void) => { this.listeners.push(l); return new Disposable(() => { this.listeners = this.listeners.filter(x => x !== l); }); };
+    fire(e: T) { for (const l of this.listeners) l(e); }
+    dispose() { this.listeners = []; }
+  }
+  const vscode = {
+    Disposable, EventEmitter,
+    Uri: { joinPath: (...parts: unknown[]) => parts.join('/') },
+    l10n: { t: (s: string, ...args: unknown[]) => s.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
+    commands: {
+      registerCommand(id: string, handler: Handler) {
+        // As ExtHostCommands: one handler per id.
+        if (commands.has(id)) throw new Error(`command '${id}' already exists`);
+        commands.set(id, handler);
+        return new Disposable(() => commands.delete(id));
+      },
+      async executeCommand(id: string, ...args: unknown[]) {
+        const handler = commands.get(id);
+        if (!handler) throw new Error(`command '${id}' not found`);
+        return handler(...args);
+      },
+    },
+    window: {
+      createTreeView(id: string, options: { treeDataProvider: { getChildren: Handler } }) {
+        const view = { provider: options.treeDataProvider, message: undefined as string | undefined, dispose() { views.delete(id); } };
+        views.set(id, view);
+        return view;
+      },
+      showErrorMessage: async (message: string) => { errors.push(message); },
+    },
+    lm: { registerTool(name: string, tool: { invoke: Handler }) { tools.set(name, tool); return new Disposable(() => tools.delete(name)); } },
+    chat: { createChatParticipant(id: string, handler: Handler) { participants.set(id, handler); return { dispose() { participants.delete(id); } }; } },
+  };
+  const errors: string[] = [];
+  /** A fresh extension host: nothing registered. */
+  const reset = () => { for (const m of [commands, tools, views, participants]) m.clear(); errors.length = 0; };
+  return { vscode, commands, tools, views, participants, errors, reset };
+}
+
+// The host bundle as far as the activation entry sees it: what start() registers and returns.
+const FAKE_HOST = `
+const vscode = require('vscode');
+exports.start = (context, late, activationMs) => {
+  globalThis.__hostStarts = (globalThis.__hostStarts ?? 0) + 1;
+  vscode.commands.registerCommand('mcpHost.showServers', (arg) => 'host shows servers ' + arg);
+  late.treeView('mcpHost.servers', { getChildren: () => ['server a'], getTreeItem: (e) => ({ label: e }) });
+  late.registerTool('mcpHost_callTool', { invoke: (options) => 'host called ' + options.input.tool });
+  late.chatHandler(() => ({ metadata: 'host answered' }));
+  return {
+    api: {
+      version: 2, activationMs,
+      listServers: () => [{ name: 'a', state: 'running', transport: 'stdio' }],
+      callTool: async (server, tool) => ({ content: [{ type: 'text', text: server + '/' + tool }] }),
+      onDidChangeServers: () => ({ dispose() {} }), onDidChangeServerState: () => ({ dispose() {} }), onDidChangeCatalog: () => ({ dispose() {} }),
+    },
+    shutdown: async () => { globalThis.__hostStopped = true; },
+  };
+};
+`;
+
+describe('activation entry (contributions before the host bundle loads)', function () {
+  this.timeout(60_000);
+
+  let dir: string;
+  let fake: ReturnType<typeof fakeVscode>;
+  let entry: { activate(context: unknown): Record<string, unknown>; deactivate(): Promise<void> };
+  const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown });
+  const original = load._load;
+  const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean };
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-entry-'));
+    const r = spawnSync(process.execPath, ['esbuild.mjs', `--outfile=${path.join(dir, 'extension.js')}`], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    fs.writeFileSync(path.join(dir, 'host.js'), FAKE_HOST);
+    fake = fakeVscode();
+    load._load = function (request: string, ...rest: unknown[]) { return request === 'vscode' ? fake.vscode : original.call(this, request, ...rest); };
+    entry = require(path.join(dir, 'extension.js')) as typeof entry;
+  });
+  after(() => {
+    load._load = original;
+    fs.rmSync(dir, { recursive: true, force: true });
+    delete g.__hostStarts;
+    delete g.__hostStopped;
+  });
+
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; languageModelTools: { name: string }[] } };
+  type Api = { version: number; activationMs: number; listServers(): unknown[]; callTool(s: string, t: string): Promise<unknown> };
+  function activate(): Api {
+    fake.reset();
+    delete g.__hostStarts;
+    return entry.activate({ subscriptions: [], extensionUri: 'ext', extension: { packageJSON: manifest } }) as Api;
+  }
+
+  it('registers every contribution at activation and loads the host bundle only afterwards', async () => {
+    const api = activate();
+    assert.equal(g.__hostStarts, undefined, 'the host bundle loaded during activate()');
+    assert.deepEqual([...fake.commands.keys()].sort(), manifest.contributes.commands.map(c => c.command).sort());
+    assert.deepEqual([...fake.tools.keys()].sort(), manifest.contributes.languageModelTools.map(t => t.name).sort());
+    assert.deepEqual([...fake.views.keys()].sort(), ['mcpHost.resources', 'mcpHost.servers']);
+    assert.ok(fake.participants.has('mcpHost.mcp'));
+    assert.equal(fake.views.get('mcpHost.servers')?.message, 'Starting MCP Host…');
+    assert.equal(api.version, 2);
+    assert.equal(typeof api.activationMs, 'number');
+    assert.deepEqual(api.listServers(), [], 'no servers before the host is there');
+    // Nothing asked for the host: it loads once activation is over (and starts the servers).
+    await waitFor(() => g.__hostStarts === 1, 'the host bundle to load after activation');
+    assert.equal(fake.views.get('mcpHost.servers')?.message, undefined, 'the view stops saying "starting"');
+    assert.deepEqual(api.listServers(), [{ name: 'a', state: 'running', transport: 'stdio' }]);
+    assert.equal(await fake.vscode.commands.executeCommand('mcpHost.showServers', 'later'), 'host shows servers later', 'the host\'s own command answers');
+    assert.deepEqual(fake.errors, []);
+    await entry.deactivate();
+    assert.equal(g.__hostStopped, true, 'deactivate() stops the host');
+  });
+
+  // Each arrives first, right after activate() returned, before the host bundle was required.
+  const first: Record<string, [(api: Api) => unknown, unknown]> = {
+    'a contributed command': [() => fake.vscode.commands.executeCommand('mcpHost.showServers', 'now'), 'host shows servers now'],
+    'a view asking for its items': [() => fake.views.get('mcpHost.servers')!.provider.getChildren(), ['server a']],
+    'a language-model tool': [() => fake.tools.get('mcpHost_callTool')!.invoke({ input: { server: 'a', tool: 'echo' } }, {}), 'host called echo'],
+    'a request to @mcp': [() => fake.participants.get('mcpHost.mcp')!({}, {}, {}, {}), { metadata: 'host answered' }],
+    'the API\'s callTool': [api => api.callTool('a', 'echo'), { content: [{ type: 'text', text: 'a/echo' }] }],
+  };
+  for (const [what, [call, expected]] of Object.entries(first)) {
+    it(`${what} before the host loaded waits for it and gets the host's answer`, async () => {
+      const api = activate();
+      assert.deepEqual(await call(api), expected);
+      assert.equal(g.__hostStarts, 1, 'the host bundle is loaded once');
+      assert.deepEqual(fake.errors, []);
+      await entry.deactivate();
+    });
+  }
+});
