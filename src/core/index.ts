@@ -18,3 +18,4 @@ export * from './auth';
 export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type UnsafeUrlCode } from './safeUrl';
 export * from './tools';
 export * from './text';
+export * from './apps';

@@ -29,6 +29,7 @@ import { createHttpTransport, createStdioTransport } from './transports';
 import { StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
+import { appsClientCapability } from '../apps/appTools';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -408,6 +409,7 @@ export class ServerConnection extends Disposable {
     if (ports.roots) capabilities.roots = { listChanged: true };
     if (ports.sampling) capabilities.sampling = { tools: {} };
     if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
+    if (ports.apps) capabilities.extensions = { ...appsClientCapability };
     const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
     const ref = () => this.ref;
     if (ports.roots) {

@@ -1,7 +1,7 @@
-/** The enabled MCP tools of running servers, with their model-facing names. */
+/** The enabled MCP tools of running servers that models may see, with their model-facing names. */
 import type * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { nameTools, type McpHost } from '../../core';
+import { nameTools, toolVisibility, type McpHost } from '../../core';
 import { disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
@@ -14,7 +14,8 @@ export interface CatalogTool {
 export function enabledTools(host: McpHost): CatalogTool[] {
   // Settings are read once per call: this runs for every chat request, over every tool.
   const disabled = disabledPatterns();
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && isToolEnabled(o.server, o.item.name, disabled));
+  // Tools an MCP App keeps for itself (`_meta.ui.visibility: ["app"]`) are never offered to models.
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && toolVisibility(o.item).model && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }

@@ -5,7 +5,8 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import { plainText, toolResultParts, toolResultText, type McpHost, type ToolResultPart } from '../../core';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { plainText, toolResultParts, toolResultText, toolVisibility, type McpHost, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
 import type { ToolConsent } from './toolConsent';
@@ -17,6 +18,16 @@ export interface InvokeRequest {
   readonly args: Record<string, unknown>;
   readonly token?: vscode.CancellationToken;
   readonly onProgress?: (message: string) => void;
+  /** Who asks: a model (default), or the server's own MCP App (which may call only tools visible to apps). */
+  readonly caller?: 'model' | 'app';
+}
+
+/** A tool a model ran (from @mcp, the language-model tools or the API), with what the server answered. */
+export interface ToolRun {
+  readonly server: string;
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly result: CallToolResult;
 }
 
 export interface InvokeResult {
@@ -25,24 +36,35 @@ export interface InvokeResult {
   /** What the model should read (errors included, so it can recover). */
   readonly text: string;
   readonly isError: boolean;
+  /** The server's answer as it came, when the tool ran. */
+  readonly result?: CallToolResult;
 }
 
 /** Wraps a call so a -32042 "URL elicitation required" error is shown to the user and the call retried. */
 export type UrlElicitationRetry = <T>(call: () => Promise<T>, server: string) => Promise<T>;
 
-export class ToolInvoker {
+export class ToolInvoker implements vscode.Disposable {
+  private readonly _onDidRunTool = new vscode.EventEmitter<ToolRun>();
+  /** Fires after a model's call got an answer (not for calls of apps, which get theirs directly). */
+  readonly onDidRunTool = this._onDidRunTool.event;
+
   constructor(private readonly host: McpHost, private readonly log: ToolActivityLog, private readonly consent: ToolConsent, private readonly urlRetry: UrlElicitationRetry = call => call()) {}
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
-    const finish = (outcome: ToolOutcome, text: string, parts: ToolResultPart[] = [], approvedBy?: string): InvokeResult => {
-      this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy });
-      return { outcome, parts, text, isError: outcome !== 'ok' };
+    const finish = (outcome: ToolOutcome, text: string, parts: ToolResultPart[] = [], approvedBy?: string, result?: CallToolResult): InvokeResult => {
+      this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy: approvedBy && req.caller === 'app' ? `${approvedBy} (app)` : approvedBy });
+      return { outcome, parts, text, isError: outcome !== 'ok', result };
     };
     const conn = this.host.get(req.server);
     if (!conn) return finish('failed', vscode.l10n.t('No MCP server named "{0}" is configured.', req.server));
     const tool = conn.tool(req.tool);
     if (!tool) return finish('failed', vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
+    // MCP Apps: app-only tools are never run for a model, model-only tools never for an app.
+    const visibility = toolVisibility(tool);
+    if (!(req.caller === 'app' ? visibility.app : visibility.model)) return finish('failed', req.caller === 'app'
+      ? vscode.l10n.t('The tool "{0}" of server "{1}" is not available to its app.', req.tool, req.server)
+      : vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
     if (!isToolEnabled(req.server, req.tool)) return finish('disabled', vscode.l10n.t('The user disabled the tool "{0}" of server "{1}".', req.tool, req.server));
 
     if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
@@ -62,7 +84,8 @@ export class ToolInvoker {
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
-      return finish(result.isError ? 'error-result' : 'ok', toolResultText(parts, result.isError), parts, approvedBy);
+      if (req.caller !== 'app') this._onDidRunTool.fire({ server: req.server, tool, args: req.args, result });
+      return finish(result.isError ? 'error-result' : 'ok', toolResultText(parts, result.isError), parts, approvedBy, result);
     } catch (e) {
       if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
       return finish('failed', vscode.l10n.t('The tool call failed: {0}', e instanceof Error ? e.message : String(e)), [], approvedBy);
@@ -70,4 +93,6 @@ export class ToolInvoker {
       abort.dispose();
     }
   }
+
+  dispose(): void { this._onDidRunTool.dispose(); }
 }
