@@ -60,12 +60,13 @@ describe('MCP Apps in the workbench (Playwright)', function () {
     await waitForStep('app-link', 120_000);
     const frame = await appFrame();
     await frame.locator('#open-link-btn').click();
-    const dialog = workbench.page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match((await dialog.textContent()) ?? '', /modelcontextprotocol\.io/);
+    // The confirmation names the full host; Cancel is the active item.
+    await widget().locator('.quick-input-title', { hasText: /"basic".*modelcontextprotocol\.io/ }).waitFor({ state: 'visible', timeout: 15_000 });
+    const rows = (await widget().locator('.monaco-list-row .label-name').allInnerTexts()).map(t => t.trim());
+    assert.deepEqual(rows, ['Cancel', 'Open modelcontextprotocol.io', 'https://modelcontextprotocol.io/']);
     await screenshot('app-link-consent');
-    await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+    await widget().locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: /^\s*Cancel\s*$/ }) }).click();
+    await widget().waitFor({ state: 'hidden', timeout: 15_000 });
     await stepDone('app-link');
   });
 

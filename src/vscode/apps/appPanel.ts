@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { appDocumentFrom, appStyleVariables, plainText, type AppDocument, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
-import { openUrlForServer } from '../safeUrl';
 import { appWebviewHtml } from './appHtml';
+import { openAppLink } from './linkConsent';
 import type { AppBridgeLike as AppBridge, McpUiDisplayMode, McpUiHostContext } from './bridgeTypes';
 import { WebviewTransport, type HostReport } from './webviewTransport';
 
@@ -90,6 +90,7 @@ export class AppPanel implements vscode.Disposable {
     this.wire(bridge);
     const transport = new WebviewTransport(this.panel.webview, report => this.hostReport(report));
     transport.onerror = e => this.appError(e.message);
+    transport.onTrace = line => this.deps.log(this.server).info(`MCP App ${line}`);
     await bridge.connect(transport);
     this.panel.webview.html = appWebviewHtml(doc, this.panel.title);
     this.panel.reveal(undefined, true);
@@ -98,27 +99,24 @@ export class AppPanel implements vscode.Disposable {
   private wire(bridge: AppBridge): void {
     const log = this.deps.log(this.server);
     bridge.oninitialized = () => { this.initialized = true; void this.sendRun(); };
-    bridge.oncalltool = async params => this.callTool(params.name, params.arguments ?? {});
-    bridge.onreadresource = async params => this.deps.host.require(this.server).readResource(params.uri);
-    bridge.onlistresources = async () => ({ resources: this.deps.host.resources.filter(r => r.server === this.server).map(r => r.item) });
-    bridge.onopenlink = async ({ url }) => {
-      const outcome = await openUrlForServer(url, {
-        server: this.server,
-        confirm: { message: vscode.l10n.t('The app of MCP server "{0}" wants to open a link.', this.server), button: vscode.l10n.t('Open Link') },
-      });
-      log.info(`MCP App asked to open ${url}: ${outcome}`);
+    bridge.oncalltool = this.guard('oncalltool', async params => this.callTool(params.name, params.arguments ?? {}));
+    bridge.onreadresource = this.guard('onreadresource', async params => this.deps.host.require(this.server).readResource(params.uri));
+    bridge.onlistresources = this.guard('onlistresources', async () => ({ resources: this.deps.host.resources.filter(r => r.server === this.server).map(r => r.item) }));
+    bridge.onopenlink = this.guard('onopenlink', async ({ url }) => {
+      const outcome = await openAppLink(this.server, url);
+      log.info(`MCP App asked to open ${plainText(String(url), { singleLine: true, maxLength: 300 })}: ${outcome}`);
       return outcome === 'opened' ? {} : { isError: true };
-    };
-    bridge.onmessage = async ({ content }) => {
+    });
+    bridge.onmessage = this.guard('onmessage', async ({ content }) => {
       const text = plainText(content.flatMap(c => c.type === 'text' ? [c.text] : []).join('\n\n'), { maxLength: MAX_MESSAGE_CHARS });
       log.info(`MCP App put a message into the chat input (${text.length} characters); it is sent only when the user sends it.`);
       if (!text) return { isError: true };
       // The user reads it and sends it (or not): an app never sends a request by itself.
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: text, isPartialQuery: true });
       return {};
-    };
-    bridge.onupdatemodelcontext = async params => { this.modelContext = params; return {}; };
-    bridge.onrequestdisplaymode = async ({ mode }) => {
+    });
+    bridge.onupdatemodelcontext = this.guard('onupdatemodelcontext', async params => { this.modelContext = params; return {}; });
+    bridge.onrequestdisplaymode = this.guard('onrequestdisplaymode', async ({ mode }) => {
       const next: McpUiDisplayMode = mode === 'fullscreen' ? 'fullscreen' : 'inline';
       if (next !== this.displayMode) {
         this.displayMode = next;
@@ -127,7 +125,7 @@ export class AppPanel implements vscode.Disposable {
         this.contextChanged({ displayMode: next });
       }
       return { mode: next };
-    };
+    });
     bridge.onloggingmessage = ({ level, data }) => log.info(`MCP App [${level}]: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
     bridge.onrequestteardown = () => this.panel.dispose();
     bridge.fallbackRequestHandler = async request => {
@@ -135,6 +133,16 @@ export class AppPanel implements vscode.Disposable {
       throw new Error(`Method not supported by this host: ${request.method}`);
     };
     bridge.onerror = e => this.appError(e.message);
+  }
+
+  /** A handler whose failure is logged and shown before the app gets it as an error. */
+  private guard<P extends unknown[], R>(name: string, handler: (...args: P) => Promise<R>): (...args: P) => Promise<R> {
+    return async (...args) => {
+      try { return await handler(...args); } catch (e) {
+        this.appError(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+        throw e;
+      }
+    };
   }
 
   private async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -18,6 +18,8 @@ export class WebviewTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** One line per message each way (method or id), for the server's log. */
+  onTrace?: (line: string) => void;
   private listener?: vscode.Disposable;
   private closed = false;
 
@@ -29,7 +31,7 @@ export class WebviewTransport implements Transport {
       const d = data as { kind?: unknown; message?: unknown };
       if (d.kind === 'rpc') {
         // The bridge validates the JSON-RPC shape and the method's params (zod) before any handler runs.
-        if (d.message && typeof d.message === 'object') this.onmessage?.(d.message as JSONRPCMessage);
+        if (d.message && typeof d.message === 'object') { this.onTrace?.(`→ ${describe(d.message)}`); this.onmessage?.(d.message as JSONRPCMessage); }
         else this.onerror?.(new Error('the app posted something that is not a JSON-RPC message'));
       } else if (d.kind === 'host') this.onHostReport(d as HostReport);
     });
@@ -37,6 +39,7 @@ export class WebviewTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
+    this.onTrace?.(`← ${describe(message)}`);
     await this.webview.postMessage({ kind: 'rpc', message });
   }
 
@@ -46,4 +49,10 @@ export class WebviewTransport implements Transport {
     this.listener?.dispose();
     this.onclose?.();
   }
+}
+
+function describe(m: object): string {
+  const { method, id, error } = m as { method?: unknown; id?: unknown; error?: { message?: unknown } };
+  const what = typeof method === 'string' ? method.slice(0, 100) : error ? `error "${String(error.message).slice(0, 200)}"` : 'response';
+  return `${what}${typeof id === 'string' || typeof id === 'number' ? ` #${String(id).slice(0, 20)}` : ''}`;
 }
