@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { choose, nextPrompt } from './consentDriver';
+import { warmUpChat } from './chatDriver';
 import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState, type TestApi } from './mcpHost';
 
 const REPORT = path.join(os.tmpdir(), `mcp-host-hostile-app-${process.pid}.json`);
@@ -44,6 +45,8 @@ describe('MCP Apps: a hostile app is contained', function () {
     await waitState(api.host.require('hostile'), 'running');
     await waitState(api.host.require('victim'), 'running');
     await waitFor(() => api.host.require('hostile').tool('show'), 15_000, 'the tools of hostile');
+    // A chat that can answer, so a message the app managed to send would reach the scripted model.
+    await warmUpChat(5, 5_000);
     await scriptedLm.reset();
   });
   after(async () => {
@@ -82,7 +85,7 @@ describe('MCP Apps: a hostile app is contained', function () {
     assert.ok(report.violations.some(v => v.directive === 'connect-src' && v.uri.startsWith('https://undeclared.example')), JSON.stringify(report.violations));
     assert.ok(report.violations.some(v => v.directive === 'img-src' && v.uri.startsWith('https://undeclared.example')), JSON.stringify(report.violations));
 
-    // ui/message fills the chat input; no request reaches a model.
+    // ui/message fills the chat input (with an @mcp request, which would reach the scripted model if sent); nothing is sent.
     assert.deepEqual(report.message.result, {});
     assert.deepEqual(await scriptedLm.requests(), []);
 
