@@ -29,6 +29,7 @@ import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { createTestHooks } from './vscode/testing/testHooks';
+import { AppsFeature } from './vscode/apps/appsFeature';
 
 // The bundle's first statement (esbuild banner) sets this, so activationMs includes evaluating the bundle;
 // unbundled (tsc output) it falls back to this module's load.
@@ -67,20 +68,23 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
   const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
   const kept = new KeptResults();
+  const apps = new AppsFeature(c.host, invoker, name => logs.get(name), String(context.extension.packageJSON.version ?? '0.0.0'));
   context.subscriptions.push(
     activity,
     consent,
     kept,
+    invoker,
+    apps,
     ...registerApprovalCommands(consent.approvals),
     registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
     ...registerLanguageModelTools(c.host, invoker, consent, kept),
     ...registerToolCommands(c.host, activity),
   );
   void c.reload();
-  const api = createApi(c.host, activity, performance.now() - loadStart);
+  const api = createApi(c.host, activity, performance.now() - loadStart, run => void apps.open(run));
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    const testing = createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling });
+    const testing = createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps });
     return Object.freeze(Object.assign(Object.create(api) as McpHostApi, { testing }));
   }
   return api;

@@ -22,3 +22,4 @@ export * from './text';
 export * from './sandbox';
 export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
 export * from './chat';
+export * from './apps';

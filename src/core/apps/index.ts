@@ -1,0 +1,4 @@
+export * from './appTools';
+export * from './csp';
+export * from './appResource';
+export * from './hostStyles';

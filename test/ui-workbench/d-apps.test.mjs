@@ -1,0 +1,79 @@
+// MCP Apps driven like a person (issue 18): the extension-host test (test/integration/workbench/
+// d-apps.test.ts) has @mcp run server-basic-vanillajs's get-time; here we find the app's frame inside
+// the webview (page.frames()), click its buttons and answer what MCP Host asks.
+import * as assert from 'node:assert/strict';
+import { stepDone, waitForStep } from './bridge.mjs';
+import { screenshot, workbench } from './workbench.mjs';
+
+/** Polls `check` until it returns something truthy (the state a person would wait to see). */
+async function until(check, what, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
+    await new Promise(r => setTimeout(r, 100));
+  }
+}
+
+/** The app's own frame: the sandboxed srcdoc frame inside MCP Host's webview. */
+async function appFrame() {
+  return until(async () => {
+    for (const f of workbench.page.frames()) if (await f.locator('#get-time-btn').count().catch(() => 0)) return f;
+    return undefined;
+  }, () => `the app frame (frames: ${workbench.page.frames().map(f => f.url()).join(', ')})`);
+}
+
+const widget = () => workbench.page.locator('.quick-input-widget');
+
+describe('MCP Apps in the workbench (Playwright)', function () {
+  this.timeout(240_000);
+
+  it('a click in the app runs get-time after consent and shows the new time', async () => {
+    const { time } = await waitForStep('app-get-time', 200_000);
+    const frame = await appFrame();
+    const shown = () => frame.locator('#server-time').textContent();
+    let last;
+    await until(async () => (last = await shown()) === time, () => `the app to show ${time} (shows ${last})`);
+    await screenshot('app');
+    await frame.locator('#get-time-btn').click();
+    // The app's call asks like a model's: the confirmation QuickPick names server and tool.
+    await widget().locator('.quick-input-title', { hasText: /"basic".*"get-time"/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    await widget().locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: /^\s*Allow once\s*$/ }) }).click();
+    const after = await until(async () => { const t = await shown(); return t !== time && /^\d{4}-/.test(t ?? '') ? t : undefined; }, 'the new time in the app');
+    await screenshot('app-after-click', { belowTitleBar: true, also: process.env.MCP_HOST_UPDATE_SCREENSHOTS === '1' ? [new URL('../../media/screenshots/mcp-app.png', import.meta.url).pathname] : [] });
+    await stepDone('app-get-time', { before: time, after });
+  });
+
+  it('"Send Message" fills the chat input and sends nothing', async () => {
+    await waitForStep('app-message', 120_000);
+    const frame = await appFrame();
+    await frame.locator('#send-message-btn').click();
+    const { page } = workbench;
+    await page.waitForFunction(t => [...document.querySelectorAll('.interactive-input-part .interactive-input-editor')]
+      .some(e => (e.textContent ?? '').replace(/\u00a0/g, ' ').includes(t)), 'This is message text.', { timeout: 15_000 });
+    assert.equal(await page.locator('.interactive-request', { hasText: 'This is message text.' }).count(), 0, 'not sent');
+    await stepDone('app-message');
+  });
+
+  it('"Open Link" asks first, naming the host; Cancel opens nothing', async () => {
+    await waitForStep('app-link', 120_000);
+    const frame = await appFrame();
+    await frame.locator('#open-link-btn').click();
+    // The confirmation names the full host; Cancel is the active item.
+    await widget().locator('.quick-input-title', { hasText: /"basic".*modelcontextprotocol\.io/ }).waitFor({ state: 'visible', timeout: 15_000 });
+    const rows = (await widget().locator('.monaco-list-row .label-name').allInnerTexts()).map(t => t.trim());
+    assert.deepEqual(rows, ['Cancel', 'Open modelcontextprotocol.io', 'https://modelcontextprotocol.io/']);
+    await screenshot('app-link-consent');
+    await widget().locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: /^\s*Cancel\s*$/ }) }).click();
+    await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+    await stepDone('app-link');
+  });
+
+  it('the theme switch reaches the app', async () => {
+    const { theme } = await waitForStep('app-theme', 120_000);
+    const frame = await appFrame();
+    await until(async () => (await frame.evaluate(() => document.documentElement.getAttribute('data-theme'))) === theme, `data-theme=${theme} in the app`);
+    await stepDone('app-theme');
+  });
+});
