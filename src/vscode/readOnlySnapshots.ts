@@ -6,10 +6,35 @@ import * as vscode from 'vscode';
 
 const KEEP = 50;
 
-export class ReadOnlySnapshots implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly snapshots = new Map<string, string>();
-  private readonly registration: vscode.Disposable;
+/** The texts of the last {@link KEEP} snapshots by URI path (`/<prefix><n>/<name>`); older ones are gone. */
+export class SnapshotStore {
+  private readonly texts = new Map<string, string>();
   private next = 1;
+
+  constructor(private readonly prefix = '') {}
+
+  /** Keeps `content` and returns the path of its URI. */
+  put(name: string, content: string): string {
+    const path = `/${this.prefix}${this.next++}/${name}`;
+    this.texts.set(path, content);
+    if (this.texts.size > KEEP) this.texts.delete(this.texts.keys().next().value!);
+    return path;
+  }
+
+  get(path: string): string | undefined { return this.texts.get(path); }
+
+  clear(): void { this.texts.clear(); }
+}
+
+/** Shows a snapshot's document beside the current editor, keeping focus where it is (on the prompt). */
+export async function showBeside(uri: vscode.Uri): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+}
+
+export class ReadOnlySnapshots implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly snapshots = new SnapshotStore();
+  private readonly registration: vscode.Disposable;
 
   constructor(readonly scheme: string) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(scheme, this);
@@ -20,12 +45,8 @@ export class ReadOnlySnapshots implements vscode.TextDocumentContentProvider, vs
   }
 
   /** Shows `content` in a read-only editor beside the current one, keeping focus where it is (on the prompt). */
-  async show(name: string, content: string): Promise<vscode.TextEditor> {
-    const path = `/${this.next++}/${name}`;
-    this.snapshots.set(path, content);
-    if (this.snapshots.size > KEEP) this.snapshots.delete(this.snapshots.keys().next().value!);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: this.scheme, path }));
-    return vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+  show(name: string, content: string): Promise<vscode.TextEditor> {
+    return showBeside(vscode.Uri.from({ scheme: this.scheme, path: this.snapshots.put(name, content) }));
   }
 
   dispose(): void {

@@ -22,6 +22,7 @@ const strings = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x
  */
 export function createSandboxPort(context: vscode.ExtensionContext, isUserServer: (server: string) => boolean): SandboxPort {
   const storageDir = context.globalStorageUri.fsPath;
+  let ripgrep: string | undefined | null = null; // looked up on the first sandboxed start, not at activation
   return {
     // In desktop VS Code this is Electron: it runs scripts as Node only when asked to.
     runtime: process.execPath,
@@ -35,7 +36,7 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     storageDir,
     // Everything this extension keeps on disk (OAuth client data, logs, prompts' snapshots, other servers' rules).
     protectedPaths: [...new Set([storageDir, context.logUri.fsPath, ...context.storageUri ? [context.storageUri.fsPath] : []])],
-    ripgrep: vscodeRipgrep(),
+    get ripgrep() { return ripgrep === null ? (ripgrep = vscodeRipgrep()) : ripgrep; },
     sandboxAll: () => cfg().get<boolean>('sandbox.all') === true,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     mayWiden: isUserServer,

@@ -4,15 +4,15 @@
  */
 import * as vscode from 'vscode';
 import { formatSamplingLog, type SamplingLog } from '../../core/sampling';
+import { showBeside, SnapshotStore } from '../readOnlySnapshots';
 
 export const SAMPLING_SCHEME = 'mcp-host-sampling';
 
 export class SamplingDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly snapshots = new Map<string, string>();
+  private readonly snapshots = new SnapshotStore('snapshot-');
   private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this._onDidChange.event;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private nextSnapshot = 1;
 
   constructor(private readonly log: SamplingLog) {
     this.subscriptions.push(
@@ -39,11 +39,7 @@ export class SamplingDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** Shows `content` in a read-only editor beside the current one, keeping focus where it is. */
   async showSnapshot(name: string, content: string): Promise<void> {
-    const path = `/snapshot-${this.nextSnapshot++}/${name}`;
-    this.snapshots.set(path, content);
-    if (this.snapshots.size > 50) this.snapshots.delete(this.snapshots.keys().next().value!);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SAMPLING_SCHEME, path }));
-    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+    await showBeside(vscode.Uri.from({ scheme: SAMPLING_SCHEME, path: this.snapshots.put(name, content) }));
   }
 
   async showLog(server?: string): Promise<void> {
