@@ -62,8 +62,10 @@ describe('MCP Apps in the workbench (Playwright)', function () {
     await frame.locator('#open-link-btn').click();
     // The confirmation names the full host; Cancel is the active item.
     await widget().locator('.quick-input-title', { hasText: /"basic".*modelcontextprotocol\.io/ }).waitFor({ state: 'visible', timeout: 15_000 });
-    // Only the rows on screen: a picker shown earlier in the run can leave hidden rows in the widget.
-    const rows = (await widget().locator('.monaco-list-row').filter({ visible: true }).locator('.label-name').allInnerTexts()).map(t => t.trim());
+    // Only the labels on screen: the workbench recycles row elements and hides (display: none) a detail
+    // line the new item lacks, keeping the old text (e.g. a sampling prompt's system prompt), and
+    // innerText of a hidden element is its text content.
+    const rows = (await widget().locator('.monaco-list-row').filter({ visible: true }).locator('.label-name').filter({ visible: true }).allInnerTexts()).map(t => t.trim());
     assert.deepEqual(rows, ['Cancel', 'Open modelcontextprotocol.io', 'https://modelcontextprotocol.io/']);
     await screenshot('app-link-consent');
     await widget().locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: /^\s*Cancel\s*$/ }) }).click();
