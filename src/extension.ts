@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     invoker,
     apps,
     ...registerApprovalCommands(consent.approvals),
-    registerParticipant(context, { host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) }),
+    registerParticipant(context, { host: c.host, invoker, kept, appContexts: servers => apps.modelContexts(servers), promptCommand: promptChatCommand(c.host) }),
     ...registerLanguageModelTools(c.host, invoker, consent, kept),
     ...registerToolCommands(c.host, activity),
   );

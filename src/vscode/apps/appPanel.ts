@@ -10,6 +10,7 @@ import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/typ
 import { appDocumentFrom, appStyleVariables, plainText, type AppDocument, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { appWebviewHtml } from './appHtml';
+import { saveAppDownloads } from './appDownload';
 import { openAppLink } from './linkConsent';
 import type { AppBridgeLike as AppBridge, McpUiDisplayMode, McpUiHostContext } from './bridgeTypes';
 import { WebviewTransport, type HostReport } from './webviewTransport';
@@ -79,6 +80,7 @@ export class AppPanel implements vscode.Disposable {
     const { AppBridge: AppBridgeClass } = await import('@modelcontextprotocol/ext-apps/app-bridge');
     const bridge: AppBridge = new AppBridgeClass(null, { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: this.deps.version }, {
       openLinks: {},
+      downloadFile: {},
       serverTools: {},
       serverResources: {},
       logging: {},
@@ -114,6 +116,10 @@ export class AppPanel implements vscode.Disposable {
       // The user reads it and sends it (or not): an app never sends a request by itself.
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: text, isPartialQuery: true });
       return {};
+    });
+    bridge.ondownloadfile = this.guard('ondownloadfile', async ({ contents }) => {
+      const saved = await saveAppDownloads(this.server, this.deps.host.require(this.server), contents, log);
+      return saved ? {} : { isError: true };
     });
     bridge.onupdatemodelcontext = this.guard('onupdatemodelcontext', async params => { this.modelContext = params; return {}; });
     bridge.onrequestdisplaymode = this.guard('onrequestdisplaymode', async ({ mode }) => {

@@ -5,7 +5,7 @@
  * **MCP: Open App** brings a closed app back with the last run.
  */
 import * as vscode from 'vscode';
-import { appResourceUri, type McpHost } from '../../core';
+import { appResourceUri, type AppModelContext, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { AppPanel, type AppPanelDeps } from './appPanel';
 
@@ -31,6 +31,11 @@ export class AppsFeature implements vscode.Disposable {
 
   /** The panel of `server`'s app, if it is open (tests read its document and policy). */
   panel(server: string): AppPanel | undefined { return this.panels.get(server); }
+
+  /** The context the open apps of `servers` last set for the model (`ui/update-model-context`). */
+  modelContexts(servers: readonly string[]): { server: string; context: AppModelContext }[] {
+    return servers.flatMap(server => { const context = this.panels.get(server)?.modelContext; return context ? [{ server, context }] : []; });
+  }
 
   /** Opens (or updates) the app of `run`'s tool; tools without a UI are ignored. */
   async open(run: ToolRun): Promise<void> {

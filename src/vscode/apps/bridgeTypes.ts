@@ -5,7 +5,7 @@
  * Shapes follow @modelcontextprotocol/ext-apps 1.7.5 (`dist/src/spec.types.d.ts`).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ContentBlock, ListResourcesResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, EmbeddedResource, ListResourcesResult, ReadResourceResult, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 export type McpUiDisplayMode = 'inline' | 'fullscreen' | 'pip';
 
@@ -29,6 +29,7 @@ export interface AppBridgeLike {
   onreadresource: Handler<{ uri: string }, ReadResourceResult>;
   onlistresources: Handler<unknown, ListResourcesResult>;
   onopenlink: Handler<{ url: string }, { isError?: boolean }>;
+  ondownloadfile: Handler<{ contents: (EmbeddedResource | ResourceLink)[] }, { isError?: boolean }>;
   onmessage: Handler<{ role: 'user'; content: ContentBlock[] }, { isError?: boolean }>;
   onupdatemodelcontext: Handler<{ content?: ContentBlock[]; structuredContent?: Record<string, unknown> }, Record<string, never>>;
   onrequestdisplaymode: Handler<{ mode: McpUiDisplayMode }, { mode: McpUiDisplayMode }>;

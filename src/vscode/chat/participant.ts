@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -12,6 +12,7 @@ import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
+import { OPEN_APP_COMMAND } from '../apps/appsFeature';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 const MAX_ROUNDS = 16;
@@ -26,6 +27,8 @@ export interface ParticipantDeps {
   readonly invoker: ToolInvoker;
   readonly kept: KeptResults;
   /** Handles `/prompt …`; provided by the prompts feature. */
+  /** MCP Apps: the context each open app set for the model (`ui/update-model-context`). */
+  readonly appContexts?: (servers: readonly string[]) => { server: string; context: AppModelContext }[];
   readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
 }
 
@@ -59,7 +62,9 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offerReader = false;
 
   const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
-  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  // One "Open app" button per server whose app a tool of this response showed.
+  const appButtons = new Set<string>();
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -104,6 +109,10 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
+        else if (appResourceUri(t.tool) && !appButtons.has(t.server)) {
+          appButtons.add(t.server);
+          stream.button({ command: OPEN_APP_COMMAND, title: vscode.l10n.t('Open app'), tooltip: vscode.l10n.t('Show the app of MCP server "{0}" again', t.server), arguments: [t.server] });
+        }
         const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
         if (budgeted.kept) {
           offerReader = true;
@@ -140,6 +149,12 @@ function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool
   return [vscode.LanguageModelChatMessage.User(text)];
 }
 
+/** The contexts the apps of the servers in scope set, as one message marked as theirs (not the user's). */
+function appContext(deps: ParticipantDeps, tools: readonly CatalogTool[]): vscode.LanguageModelChatMessage[] {
+  const text = deps.appContexts && appContextMessage(deps.appContexts([...new Set(tools.map(t => t.server))]));
+  return text ? [vscode.LanguageModelChatMessage.User(text)] : [];
+}
+
 function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
   const tools = enabledTools(host);
   if (!tools.length) {
@@ -150,7 +165,7 @@ function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.Cha
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   for (const [server, list] of byServer) {
     stream.markdown(`**${server}**\n`);
-    for (const t of list) stream.markdown(`- \`${t.name}\` — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
+    for (const t of list) stream.markdown(`- \`${t.name}\`${appResourceUri(t.tool) ? ` _${vscode.l10n.t('(has an app)')}_` : ''} — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
     stream.markdown('\n');
   }
   return {};
