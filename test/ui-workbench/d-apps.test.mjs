@@ -26,6 +26,18 @@ async function appFrame() {
 
 const widget = () => workbench.page.locator('.quick-input-widget');
 
+/** Runs `body` for step `name` and always answers the extension host (with `{ error }` when a check failed). */
+async function answerStep(name, body) {
+  const data = await waitForStep(name, 120_000);
+  try {
+    await stepDone(name, (await body(data)) ?? {});
+  } catch (e) {
+    await screenshot(`${name}-failure`).catch(() => undefined);
+    await stepDone(name, { error: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+}
+
 describe('MCP Apps in the workbench (Playwright)', function () {
   this.timeout(240_000);
 
@@ -78,5 +90,53 @@ describe('MCP Apps in the workbench (Playwright)', function () {
     const frame = await appFrame();
     await until(async () => (await frame.evaluate(() => document.documentElement.getAttribute('data-theme'))) === theme, `data-theme=${theme} in the app`);
     await stepDone('app-theme');
+  });
+
+  it('"Open app" in the response brings the closed app back', async () => {
+    await answerStep('app-reopen', async ({ time }) => {
+      const { page } = workbench;
+      // (its accessible name is the tooltip, so find it by its text)
+      const button = page.locator('.interactive-response').last().locator('.monaco-button', { hasText: /^\s*Open app\s*$/ });
+      await button.waitFor({ state: 'visible', timeout: 15_000 });
+      await screenshot('app-open-button');
+      await button.click();
+      const frame = await appFrame();
+      await until(async () => (await frame.locator('#server-time').textContent()) === time, `the reopened app to show ${time}`);
+    });
+  });
+
+  it('/tools marks the tool that has an app', async () => {
+    await answerStep('app-tools', async () => {
+      const item = workbench.page.locator('.interactive-response').last().locator('li', { hasText: 'basic_get-time' });
+      await item.waitFor({ state: 'visible', timeout: 15_000 });
+      return { line: (await item.innerText()).replace(/\s+/g, ' ') };
+    });
+  });
+
+  /** The save dialog (the workbench's own file dialog in the browser): its title names the server. */
+  async function saveDialog() {
+    await widget().locator('.quick-input-title', { hasText: /app of MCP server "pushy" offers/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    return widget().locator('input.input').first();
+  }
+
+  it('a download asks where to save: Escape writes nothing', async () => {
+    await answerStep('app-download-cancel', async () => {
+      const input = await saveDialog();
+      const value = await input.inputValue();
+      await screenshot('app-download');
+      await workbench.page.keyboard.press('Escape');
+      await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+      return { value };
+    });
+  });
+
+  it('a download asks where to save: Enter saves to the proposed file', async () => {
+    await answerStep('app-download-save', async () => {
+      const input = await saveDialog();
+      const value = await input.inputValue();
+      await input.press('Enter');
+      await widget().waitFor({ state: 'hidden', timeout: 15_000 });
+      return { value };
+    });
   });
 });

@@ -3,7 +3,8 @@
  * official host side, `AppBridge` of @modelcontextprotocol/ext-apps. What the app may do goes through
  * the host's own rules: `tools/call` only to its own server's tools visible to apps, through the same
  * consent as a model (ToolInvoker); `ui/open-link` through the safe-URL opener with a confirmation;
- * `ui/message` only fills the chat input; anything else is refused and logged.
+ * `ui/message` only fills the chat input; `ui/download-file` goes through a save dialog (one at a
+ * time); `ui/update-model-context` is kept for the next @mcp request; anything else is refused and logged.
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
@@ -35,6 +36,7 @@ export class AppPanel implements vscode.Disposable {
   private displayMode: McpUiDisplayMode = 'inline';
   private styles: Record<string, string> = {};
   private size?: { width: number; height: number };
+  private downloading = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What the app last asked to add to the model's context (`ui/update-model-context`). */
   modelContext?: { content?: ContentBlock[]; structuredContent?: Record<string, unknown> };
@@ -118,8 +120,12 @@ export class AppPanel implements vscode.Disposable {
       return {};
     });
     bridge.ondownloadfile = this.guard('ondownloadfile', async ({ contents }) => {
-      const saved = await saveAppDownloads(this.server, this.deps.host.require(this.server), contents, log);
-      return saved ? {} : { isError: true };
+      // One save dialog at a time: an app cannot stack dialogs faster than the user answers them.
+      if (this.downloading) return { isError: true };
+      this.downloading = true;
+      try {
+        return await saveAppDownloads(this.server, this.deps.host.require(this.server), contents, log) ? {} : { isError: true };
+      } finally { this.downloading = false; }
     });
     bridge.onupdatemodelcontext = this.guard('onupdatemodelcontext', async params => { this.modelContext = params; return {}; });
     bridge.onrequestdisplaymode = this.guard('onrequestdisplaymode', async ({ mode }) => {

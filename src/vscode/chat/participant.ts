@@ -63,8 +63,15 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
 
   const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
   const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
-  // One "Open app" button per server whose app a tool of this response showed.
+  // One "Open app" button per server whose app a tool of this response showed, after the answer: a
+  // finished response folds everything before its last text into "Completed N steps".
   const appButtons = new Set<string>();
+  const answered = (result: vscode.ChatResult): vscode.ChatResult => {
+    for (const server of appButtons) {
+      stream.button({ command: OPEN_APP_COMMAND, title: vscode.l10n.t('Open app'), tooltip: vscode.l10n.t('Show the app of MCP server "{0}" again', server), arguments: [server] });
+    }
+    return result;
+  };
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -78,7 +85,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         if (part instanceof vscode.LanguageModelTextPart) { stream.markdown(part.value); assistant.push(part); }
         else if (part instanceof vscode.LanguageModelToolCallPart) { calls.push(part); assistant.push(part); }
       }
-      if (!calls.length) return { metadata: { rounds: round + 1 } };
+      if (!calls.length) return answered({ metadata: { rounds: round + 1 } });
       messages.push(vscode.LanguageModelChatMessage.Assistant(assistant));
       const results: vscode.LanguageModelToolResultPart[] = [];
       for (const call of calls) {
@@ -109,10 +116,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
-        else if (appResourceUri(t.tool) && !appButtons.has(t.server)) {
-          appButtons.add(t.server);
-          stream.button({ command: OPEN_APP_COMMAND, title: vscode.l10n.t('Open app'), tooltip: vscode.l10n.t('Show the app of MCP server "{0}" again', t.server), arguments: [t.server] });
-        }
+        else if (appResourceUri(t.tool)) appButtons.add(t.server);
         const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
         if (budgeted.kept) {
           offerReader = true;
@@ -122,11 +126,11 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         const texts = budgeted.kept ? [budgeted.text] : r.texts;
         results.push(new ToolResult(call.callId, texts.map(x => new vscode.LanguageModelTextPart(x)), r.isError));
       }
-      if (token.isCancellationRequested) return { metadata: { cancelled: true } };
+      if (token.isCancellationRequested) return answered({ metadata: { cancelled: true } });
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
     stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls._', MAX_ROUNDS));
-    return { metadata: { rounds: MAX_ROUNDS } };
+    return answered({ metadata: { rounds: MAX_ROUNDS } });
   } catch (e) {
     if (e instanceof vscode.LanguageModelError) {
       stream.markdown(vscode.l10n.t('The language model could not answer: {0}', e.message));
