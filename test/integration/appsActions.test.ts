@@ -10,7 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { scriptedLm, setSetting, waitFor } from './helpers';
+import { scriptedLm, setSetting, waitFor, workspaceRoot } from './helpers';
 import { ask, pickScriptedModel, requestsAtLeast } from './chatDriver';
 import { declareServers, fixture, nodeServer, serverItems, waitState, type TestApi } from './mcpHost';
 
@@ -57,7 +57,7 @@ describe('MCP Apps: display modes, Open app, model context', function () {
 
   it('ui/request-display-mode fullscreen moves the app into the editor area; inline puts it back beside', async () => {
     // An editor in the first column, so "beside" is a column of its own.
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'beside me' }), vscode.ViewColumn.One);
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'README.md'), { viewColumn: vscode.ViewColumn.One });
     const full = await act('fullscreen');
     assert.deepEqual(full.answer.result, { mode: 'fullscreen' });
     assert.equal(full.displayMode, 'fullscreen', 'the app was told its new display mode');

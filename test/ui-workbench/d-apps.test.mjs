@@ -113,27 +113,32 @@ describe('MCP Apps in the workbench (Playwright)', function () {
     });
   });
 
-  /** The save dialog (the workbench's own file dialog in the browser): its title names the server. */
-  async function saveDialog() {
+  /**
+   * The save dialog (the workbench's own file dialog in the browser), its title naming the server, once
+   * it shows `expected` (it shows other folders first while it reads them; a different proposal times out).
+   */
+  async function saveDialog(expected) {
     await widget().locator('.quick-input-title', { hasText: /app of MCP server "pushy" offers/ }).waitFor({ state: 'visible', timeout: 30_000 });
-    return widget().locator('input.input').first();
+    const input = widget().locator('input.input').first();
+    let value = '';
+    await until(async () => (value = await input.inputValue()) === expected, () => `the save dialog to propose ${expected} (shows "${value}")`, 15_000);
+    return { input, value };
   }
 
   it('a download asks where to save: Escape writes nothing', async () => {
-    await answerStep('app-download-cancel', async () => {
-      const input = await saveDialog();
-      const value = await input.inputValue();
+    await answerStep('app-download-cancel', async ({ expected }) => {
+      const { input, value } = await saveDialog(expected);
       await screenshot('app-download');
-      await workbench.page.keyboard.press('Escape');
+      // On the dialog's input: the app's webview may have the keyboard focus.
+      await input.press('Escape');
       await widget().waitFor({ state: 'hidden', timeout: 15_000 });
       return { value };
     });
   });
 
   it('a download asks where to save: Enter saves to the proposed file', async () => {
-    await answerStep('app-download-save', async () => {
-      const input = await saveDialog();
-      const value = await input.inputValue();
+    await answerStep('app-download-save', async ({ expected }) => {
+      const { input, value } = await saveDialog(expected);
       await input.press('Enter');
       await widget().waitFor({ state: 'hidden', timeout: 15_000 });
       return { value };

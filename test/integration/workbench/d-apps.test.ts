@@ -85,23 +85,23 @@ describe('MCP Apps in the workbench: server-basic-vanillajs (Playwright)', funct
   });
 
   it('a download the app asks for goes through the save dialog: Escape writes nothing, Enter saves where the user confirmed', async () => {
+    // "../../.bashrc" proposed as a bare, visible name in the workspace folder.
+    const proposed = path.join(workspaceRoot().fsPath, 'bashrc');
     const download = async (id: string, done: string) => {
       await api.callTool('pushy', 'act', { action: 'download', id, name: '../../.bashrc', text: 'echo owned' });
-      const result = await uiStep(done, {}, 60_000) as { value?: string; error?: string };
+      const result = await uiStep(done, { expected: proposed }, 60_000) as { value?: string; error?: string };
+      if (result.error) throw new Error(`the UI step ${done} failed: ${result.error}`);
       const line = await waitFor(async () => (await fs.readFile(REPORT, 'utf8').catch(() => '')).split('\n').filter(Boolean)
         .map(l => JSON.parse(l) as { id: string; answer: { result?: { isError?: boolean } } }).find(l => l.id === id), 30_000, `the app's report of ${id}`);
       return { ...result, answer: line.answer };
     };
-    const proposed = path.join(workspaceRoot().fsPath, 'bashrc');
     const cancelled = await download('dl-1', 'app-download-cancel');
-    assert.equal(cancelled.error, undefined, cancelled.error);
     assert.equal(cancelled.value, proposed, 'a bare name in the workspace folder, no folders of the app\'s choosing');
     assert.deepEqual(cancelled.answer.result, { isError: true });
     await assert.rejects(fs.stat(proposed), 'nothing written without the user');
     await assert.rejects(fs.stat(path.resolve(workspaceRoot().fsPath, '../../.bashrc')));
 
     const saved = await download('dl-2', 'app-download-save');
-    assert.equal(saved.error, undefined, saved.error);
     assert.deepEqual(saved.answer.result, {});
     assert.equal(await fs.readFile(proposed, 'utf8'), 'echo owned');
     await fs.rm(proposed, { force: true });
