@@ -57,16 +57,18 @@ describe('MCP Apps: display modes, Open app, model context', function () {
 
   it('ui/request-display-mode fullscreen moves the app into the editor area; inline puts it back beside', async () => {
     // An editor in the first column, so "beside" is a column of its own.
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'README.md'), { viewColumn: vscode.ViewColumn.One });
+    // (not a preview: the app must not simply take its place)
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'README.md'), { viewColumn: vscode.ViewColumn.One, preview: false });
     const full = await act('fullscreen');
     assert.deepEqual(full.answer.result, { mode: 'fullscreen' });
     assert.equal(full.displayMode, 'fullscreen', 'the app was told its new display mode');
     const panel = api.apps.panel('pushy')!.panel;
-    assert.equal(panel.viewColumn, vscode.ViewColumn.One);
+    // The workbench moves the panel on its own schedule: wait for it to get there.
+    await waitFor(() => panel.viewColumn === vscode.ViewColumn.One, 10_000, 'the app in the first column');
     const inline = await act('inline');
     assert.deepEqual(inline.answer.result, { mode: 'inline' });
     assert.equal(inline.displayMode, 'inline');
-    assert.equal(panel.viewColumn, vscode.ViewColumn.Two);
+    await waitFor(() => panel.viewColumn === vscode.ViewColumn.Two, 10_000, 'the app beside again, in the second column');
   });
 
   it('"Open app" brings a closed app back with its last run', async () => {
