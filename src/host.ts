@@ -35,6 +35,7 @@ import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { createTestHooks } from './vscode/testing/testHooks';
 import { DevMode } from './vscode/dev/devMode';
 import { ToolRunner } from './vscode/tools/toolRunner';
+import { AppsFeature } from './vscode/apps/appsFeature';
 
 export const start: HostBundle['start'] = (context: vscode.ExtensionContext, late: LateContributions, activationMs: number): LoadedHost => {
   let controller: HostController | undefined = undefined;
@@ -72,21 +73,24 @@ export const start: HostBundle['start'] = (context: vscode.ExtensionContext, lat
   const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
   const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
   const kept = new KeptResults();
+  const apps = new AppsFeature(c.host, invoker, name => logs.get(name), String(context.extension.packageJSON.version ?? '0.0.0'));
   context.subscriptions.push(
     activity,
     consent,
     kept,
+    invoker,
+    apps,
     ...registerApprovalCommands(consent.approvals),
-    late.chatHandler(participantHandler({ host: c.host, invoker, kept, promptCommand: promptChatCommand(c.host) })),
+    late.chatHandler(participantHandler({ host: c.host, invoker, kept, appContexts: servers => apps.modelContexts(servers), promptCommand: promptChatCommand(c.host) })),
     ...registerLanguageModelTools(c.host, invoker, consent, kept, late.registerTool.bind(late)),
     ...registerToolCommands(c.host, activity),
     new ToolRunner(c.host, invoker),
   );
   void c.reload();
-  const api = createApi(c.host, activity, activationMs);
+  const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   const testHooks = typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD
-    ? createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling })
+    ? createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps })
     : undefined;
   return {
     api,

@@ -25,3 +25,4 @@ export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits,
 export * from './chat';
 export * from './registry';
 export * from './bundles';
+export * from './apps';

@@ -38,6 +38,8 @@ export interface HostPorts {
   readonly elicitation?: ElicitationHandler;
   /** Variable context, including `${input:id}` resolution (the embedder prompts/stores secrets). */
   readonly variables: VariableContext;
+  /** The embedder renders MCP Apps (`io.modelcontextprotocol/ui`): the capability is declared to servers. */
+  readonly apps?: boolean;
   /** OAuth for HTTP servers (storage, user agent, client settings); without it a 401 is a plain error. */
   readonly auth?: AuthPort;
   /** Runs local servers under an OS sandbox; without it a server that asks for one does not start. */

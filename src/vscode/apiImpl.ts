@@ -3,13 +3,15 @@ import type * as vscode from 'vscode';
 import type { Event, McpHost } from '../core';
 import type { McpHostApi } from './api';
 import type { ToolActivityLog } from './chat/activityLog';
+import type { ToolRun } from './chat/toolInvoker';
 
 /**
  * The façade other extensions get. All of them share the returned object, so it is frozen (one
  * extension cannot wrap `callTool` to watch another's calls), and every value handed out is a copy of
  * the host's own (the catalog items the model and the confirmations see stay as the server sent them).
  */
-export function createApi(host: McpHost, activity: ToolActivityLog, activationMs: number): McpHostApi {
+/** `onToolRun` sees every successful call (MCP Apps open the tool's app from it). */
+export function createApi(host: McpHost, activity: ToolActivityLog, activationMs: number, onToolRun?: (run: ToolRun) => void): McpHostApi {
   const of = (server?: string) => (o: { server: string }) => !server || o.server === server;
   const api: McpHostApi = {
     version: 2,
@@ -27,7 +29,10 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
       const sent = jsonCopy(args);
       const started = Date.now();
       try {
-        const r = await host.require(server).callTool(tool, sent, options);
+        const conn = host.require(server);
+        const r = await conn.callTool(tool, sent, options);
+        const definition = conn.tool(tool);
+        if (definition) onToolRun?.({ server, tool: definition, args: sent, result: r });
         activity.add({ server, tool, args: sent, outcome: r.isError ? 'error-result' : 'ok', durationMs: Date.now() - started, result: JSON.stringify(r.content).slice(0, 2000), approvedBy: 'extension API' });
         return r;
       } catch (e) {

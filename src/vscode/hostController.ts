@@ -33,6 +33,7 @@ export class HostController extends Disposable {
         // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
         resolveInput: request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' }),
       },
+      apps: true,
       createLogger: name => logs.get(name),
       // The core calls this once per server and method; every refusal is in the server's log.
       onRefusedRequest: (server, method, reason) => {

@@ -86,7 +86,11 @@ export function isBlocking(result: ValidationResult): boolean {
 /** Shows a quick input that is not part of a flow (a consent prompt) the way flows show theirs, so test builds' probe sees it too. */
 export function showQuickInput(input: vscode.QuickInput): void {
   input.show();
-  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(input);
+  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
+    noteShown(input);
+    // A prompt that is gone must not stay "active" for the next test (flows note theirs when they move on).
+    input.onDidHide(() => noteDisposed(input));
+  }
 }
 
 // ---- the helper ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ export const runs = [
   { name: 'integration', dir: '' },
   // Flows a person drives in the workbench (confirmations, forms, approvals): the extension-host test
   // starts the flow and waits; the Playwright suite (test/ui-workbench) clicks and types, step by step.
-  { name: 'workbench', dir: 'workbench', ui: 'test/ui-workbench', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR } },
+  { name: 'workbench', dir: 'workbench', ui: 'test/ui-workbench', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, timeoutMs: 420_000 },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the

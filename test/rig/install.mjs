@@ -1,7 +1,7 @@
 // Installs what the integration tests need into a cache folder outside the checkout:
 //   <cache>/node-<v>/         the npm package `node@24` (Node 24 binary + headers)
 //   <cache>/code-server-<v>/  the npm package `code-server` (a real VS Code server + web workbench)
-//   <cache>/installed.json    marker written last: { node, codeServer }
+//   <cache>/installed.json    marker written last: { node, codeServer, patches }
 // <cache> is $MCP_HOST_TEST_CACHE or ~/.cache/mcp-host-test. Idempotent: returns in milliseconds
 // when the marker matches and the files are there. Usable as a module (ensureInstalled) or a CLI.
 //
@@ -17,6 +17,8 @@ import { pathToFileURL } from 'node:url';
 
 export const NODE_VERSION = '24.21.0'; // npm package `node`, major 24 is what code-server 4.139 requires
 export const CODE_SERVER_VERSION = '4.139.1'; // bundles VS Code 1.139.1
+/** Bump when patchCodeServer changes, so caches installed before get patched. */
+export const PATCHES = 1;
 export const CHROMIUM_PATH = process.env.MCP_HOST_TEST_CHROMIUM || '/usr/bin/chromium';
 const APT_PACKAGES = 'chromium libkrb5-dev make g++ python3';
 const APT_HINT = `install the Debian packages as root:\n  apt-get update && apt-get install -y ${APT_PACKAGES}`;
@@ -77,7 +79,7 @@ async function readMarker(p) {
 
 export async function isInstalled(p = rigPaths()) {
   const m = await readMarker(p);
-  return !!m && m.node === NODE_VERSION && m.codeServer === CODE_SERVER_VERSION
+  return !!m && m.node === NODE_VERSION && m.codeServer === CODE_SERVER_VERSION && m.patches === PATCHES
     && existsSync(p.node) && existsSync(p.codeServerEntry);
 }
 
@@ -132,6 +134,22 @@ async function npmInstallInto(finalDir, spec, allowScripts, env, log) {
 }
 
 /**
+ * Offline, webviews (MCP Apps, the Markdown preview, walkthrough media) stay blank while the product
+ * points their content at a CDN host (`webviewContentExternalBaseUrlTemplate`); without the key the
+ * workbench serves the webview frames from its own origin. Idempotent; written atomically because
+ * several runs may share the cache.
+ */
+async function patchCodeServer(p) {
+  const file = path.join(p.codeServerDir, 'lib', 'vscode', 'product.json');
+  const product = JSON.parse(await fs.readFile(file, 'utf8'));
+  if (!('webviewContentExternalBaseUrlTemplate' in product)) return;
+  delete product.webviewContentExternalBaseUrlTemplate;
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify(product, null, '\t'));
+  await fs.rename(tmp, file);
+}
+
+/**
  * Makes sure Node 24 and code-server are in the cache. Returns rigPaths().
  * options.log: function(string) for progress lines; options.verbose: stream npm output.
  */
@@ -161,7 +179,8 @@ export async function ensureInstalled(options = {}) {
       { 'code-server': true }, env, log);
     if (!existsSync(p.codeServerEntry)) throw new Error(`code-server installed but ${p.codeServerEntry} is missing`);
   }
-  await fs.writeFile(p.marker, JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2));
+  await patchCodeServer(p);
+  await fs.writeFile(p.marker, JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, patches: PATCHES, installedAt: new Date().toISOString() }, null, 2));
   say(`installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return p;
 }

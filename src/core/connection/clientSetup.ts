@@ -16,6 +16,7 @@ import { findAuthError, SignInRequiredError } from '../auth';
 import { BudgetExceededError } from '../budgets';
 import { errorText } from './requestPath';
 import type { ServerRoots } from './serverRoots';
+import { appsClientCapability } from '../apps/appTools';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 
@@ -43,6 +44,7 @@ export function createHostClient(hooks: ClientHooks): Client {
   if (hooks.roots.offered) capabilities.roots = { listChanged: true };
   if (ports.sampling) capabilities.sampling = { tools: {} };
   if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
+  if (ports.apps) capabilities.extensions = { ...appsClientCapability };
   const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
   const ref = () => hooks.ref();
   if (hooks.roots.offered) {

@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -13,6 +13,7 @@ import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 import { PARTICIPANT_ID } from '../lazy/contract';
+import { OPEN_APP_COMMAND } from '../apps/appsFeature';
 
 const MAX_ROUNDS = 16;
 /**
@@ -26,6 +27,8 @@ export interface ParticipantDeps {
   readonly invoker: ToolInvoker;
   readonly kept: KeptResults;
   /** Handles `/prompt …`; provided by the prompts feature. */
+  /** MCP Apps: the context each open app set for the model (`ui/update-model-context`). */
+  readonly appContexts?: (servers: readonly string[]) => { server: string; context: AppModelContext }[];
   readonly promptCommand?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult | void>;
 }
 
@@ -58,7 +61,16 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offerReader = false;
 
   const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
-  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  // One "Open app" button per server whose app a tool of this response showed, after the answer: a
+  // finished response folds everything before its last text into "Completed N steps".
+  const appButtons = new Set<string>();
+  const answered = (result: vscode.ChatResult): vscode.ChatResult => {
+    for (const server of appButtons) {
+      stream.button({ command: OPEN_APP_COMMAND, title: vscode.l10n.t('Open app'), tooltip: vscode.l10n.t('Show the app of MCP server "{0}" again', server), arguments: [server] });
+    }
+    return result;
+  };
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -72,7 +84,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         if (part instanceof vscode.LanguageModelTextPart) { stream.markdown(part.value); assistant.push(part); }
         else if (part instanceof vscode.LanguageModelToolCallPart) { calls.push(part); assistant.push(part); }
       }
-      if (!calls.length) return { metadata: { rounds: round + 1 } };
+      if (!calls.length) return answered({ metadata: { rounds: round + 1 } });
       messages.push(vscode.LanguageModelChatMessage.Assistant(assistant));
       const results: vscode.LanguageModelToolResultPart[] = [];
       for (const call of calls) {
@@ -103,6 +115,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
+        else if (appResourceUri(t.tool)) appButtons.add(t.server);
         const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
         if (budgeted.kept) {
           offerReader = true;
@@ -112,11 +125,11 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         const texts = budgeted.kept ? [budgeted.text] : r.texts;
         results.push(new ToolResult(call.callId, texts.map(x => new vscode.LanguageModelTextPart(x)), r.isError));
       }
-      if (token.isCancellationRequested) return { metadata: { cancelled: true } };
+      if (token.isCancellationRequested) return answered({ metadata: { cancelled: true } });
       messages.push(vscode.LanguageModelChatMessage.User(results));
     }
     stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls._', MAX_ROUNDS));
-    return { metadata: { rounds: MAX_ROUNDS } };
+    return answered({ metadata: { rounds: MAX_ROUNDS } });
   } catch (e) {
     if (e instanceof vscode.LanguageModelError) {
       stream.markdown(vscode.l10n.t('The language model could not answer: {0}', e.message));
@@ -139,6 +152,12 @@ function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool
   return [vscode.LanguageModelChatMessage.User(text)];
 }
 
+/** The contexts the apps of the servers in scope set, as one message marked as theirs (not the user's). */
+function appContext(deps: ParticipantDeps, tools: readonly CatalogTool[]): vscode.LanguageModelChatMessage[] {
+  const text = deps.appContexts && appContextMessage(deps.appContexts([...new Set(tools.map(t => t.server))]));
+  return text ? [vscode.LanguageModelChatMessage.User(text)] : [];
+}
+
 function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
   const tools = enabledTools(host);
   if (!tools.length) {
@@ -149,7 +168,7 @@ function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.Cha
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   for (const [server, list] of byServer) {
     stream.markdown(`**${server}**\n`);
-    for (const t of list) stream.markdown(`- \`${t.name}\` — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
+    for (const t of list) stream.markdown(`- \`${t.name}\`${appResourceUri(t.tool) ? ` _${vscode.l10n.t('(has an app)')}_` : ''} — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
     stream.markdown('\n');
   }
   return {};

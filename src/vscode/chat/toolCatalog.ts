@@ -1,7 +1,7 @@
-/** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index. */
+/** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index (tools an MCP App keeps for itself are never offered). */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { modelToolDescription, nameTools, ToolIndex, toolBudget, type McpHost, type ToolBudget } from '../../core';
+import { modelToolDescription, nameTools, ToolIndex, toolBudget, toolVisibility, type McpHost, type ToolBudget } from '../../core';
 import { SECTION } from '../config';
 import { chatExcludedServers, disabledPatterns, isToolEnabled } from './toolSettings';
 
@@ -16,7 +16,8 @@ export function enabledTools(host: McpHost): CatalogTool[] {
   // Settings are read once per call: this runs for every chat request, over every tool.
   const disabled = disabledPatterns();
   const excluded = new Set(chatExcludedServers());
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && !excluded.has(o.server) && isToolEnabled(o.server, o.item.name, disabled));
+  // Tools an MCP App keeps for itself (`_meta.ui.visibility: ["app"]`) are never offered to models.
+  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && !excluded.has(o.server) && toolVisibility(o.item).model && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }

@@ -5,8 +5,8 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { plainText, toolResultParts, toolResultTexts, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { plainText, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
 import type { ToolConsent } from './toolConsent';
@@ -18,6 +18,16 @@ export interface InvokeRequest {
   readonly args: Record<string, unknown>;
   readonly token?: vscode.CancellationToken;
   readonly onProgress?: (message: string) => void;
+  /** Who asks: a model (default), or the server's own MCP App (which may call only tools visible to apps). */
+  readonly caller?: 'model' | 'app';
+}
+
+/** A tool a model ran (from @mcp, the language-model tools or the API), with what the server answered. */
+export interface ToolRun {
+  readonly server: string;
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly result: CallToolResult;
 }
 
 export interface InvokeResult {
@@ -35,7 +45,11 @@ export interface InvokeResult {
 /** Wraps a call so a -32042 "URL elicitation required" error is shown to the user and the call retried. */
 export type UrlElicitationRetry = <T>(call: () => Promise<T>, server: string) => Promise<T>;
 
-export class ToolInvoker {
+export class ToolInvoker implements vscode.Disposable {
+  private readonly _onDidRunTool = new vscode.EventEmitter<ToolRun>();
+  /** Fires after a model's call got an answer (not for calls of apps, which get theirs directly). */
+  readonly onDidRunTool = this._onDidRunTool.event;
+
   constructor(private readonly host: McpHost, private readonly log: ToolActivityLog, private readonly consent: ToolConsent, private readonly urlRetry: UrlElicitationRetry = call => call()) {}
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
@@ -43,7 +57,7 @@ export class ToolInvoker {
     const finish = (outcome: ToolOutcome, texts: string | string[], parts: ToolResultPart[] = [], approvedBy?: string, result?: CallToolResult): InvokeResult => {
       const list = typeof texts === 'string' ? [texts] : texts;
       const text = list.join('\n');
-      this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy });
+      this.log.add({ server: req.server, tool: req.tool, args: req.args, outcome, durationMs: Date.now() - started, result: text, approvedBy: approvedBy && req.caller === 'app' ? `${approvedBy} (app)` : approvedBy });
       return { outcome, parts, text, texts: list, isError: outcome !== 'ok', ...(result ? { result } : {}) };
     };
     const conn = this.host.get(req.server);
@@ -65,6 +79,11 @@ export class ToolInvoker {
     try { await conn.ready({ signal }, 'tools/call'); } catch (e) { return failed(e); }
     const tool = conn.tool(req.tool);
     if (!tool) return finish('failed', vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
+    // MCP Apps: app-only tools are never run for a model, model-only tools never for an app.
+    const visibility = toolVisibility(tool);
+    if (!(req.caller === 'app' ? visibility.app : visibility.model)) return finish('failed', req.caller === 'app'
+      ? vscode.l10n.t('The tool "{0}" of server "{1}" is not available to its app.', req.tool, req.server)
+      : vscode.l10n.t('Server "{0}" has no tool named "{1}".', req.server, req.tool));
     if (!isToolEnabled(req.server, req.tool)) return finish('disabled', vscode.l10n.t('The user disabled the tool "{0}" of server "{1}".', req.tool, req.server));
 
     if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
@@ -83,6 +102,7 @@ export class ToolInvoker {
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
+      if (req.caller !== 'app') this._onDidRunTool.fire({ server: req.server, tool, args: req.args, result });
       const texts = toolResultTexts(parts, result.isError);
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
       return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy, result);
@@ -90,6 +110,8 @@ export class ToolInvoker {
       return failed(e, approvedBy);
     }
   }
+
+  dispose(): void { this._onDidRunTool.dispose(); }
 }
 
 function sandboxNote(server: string): string {

@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import type { McpHost } from '../../core';
 import type { SamplingLogEntry } from '../../core/sampling';
+import type { AppsFeature } from '../apps/appsFeature';
 import type { ElicitationUi } from '../elicitation/elicitationUi';
 import type { SamplingFeature } from '../sampling/samplingFeature';
 import { quickInputProbe } from './quickInputProbe';
@@ -26,6 +27,8 @@ export interface McpHostTestHooks {
   readonly quickInput: typeof quickInputProbe;
   /** The elicitation UI (pending URL completions, `callWithUrlElicitation`). */
   readonly elicitation: ElicitationUi;
+  /** MCP Apps: the open panels (their documents, policies and webview HTML). */
+  readonly apps: AppsFeature;
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];
 }

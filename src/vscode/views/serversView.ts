@@ -1,6 +1,6 @@
 /** The Servers view: state icon, transport and counts (or the error), tooltip with server details. */
 import * as vscode from 'vscode';
-import { plainText, type ServerConnection } from '../../core';
+import { appResourceUri, plainText, toolVisibility, type ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
 import { catalogCounts, promptNodes, serverNodes, toolNodes, type ServerNode } from './serversTree';
 import { toolTreeItem } from '../tools/toolTreeItem';
@@ -131,6 +131,9 @@ function tooltip(conn: ServerConnection, scope: string | undefined): vscode.Mark
   if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
   md.appendMarkdown('\n\n');
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
+  // Tools only the app itself calls are not listed: no model or user runs them.
+  const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => `\`${label(t.name).replace(/`/g, "'")}\``);
+  if (withApps.length) md.appendMarkdown(`$(window) ${vscode.l10n.t('Tools with an app: {0}', withApps.slice(0, 20).join(', ') + (withApps.length > 20 ? ', …' : ''))}\n\n`);
   if (conn.instructions) md.appendMarkdown(`---\n\n${escape(plainText(conn.instructions, { maxLength: 1500 }))}`);
   return md;
 }

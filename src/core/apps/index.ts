@@ -1,0 +1,5 @@
+export * from './appTools';
+export * from './csp';
+export * from './appResource';
+export * from './hostStyles';
+export * from './appContext';

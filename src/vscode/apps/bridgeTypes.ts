@@ -1,0 +1,46 @@
+/**
+ * The part of ext-apps' `AppBridge` MCP Host uses, typed here: the package's declaration files import
+ * their siblings without extensions (`./types`, `./events`), which TypeScript's node16 resolution
+ * cannot follow, so the inherited `Protocol` members and the spec types would be `any` otherwise.
+ * Shapes follow @modelcontextprotocol/ext-apps 1.7.5 (`dist/src/spec.types.d.ts`).
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, ContentBlock, EmbeddedResource, ListResourcesResult, ReadResourceResult, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export type McpUiDisplayMode = 'inline' | 'fullscreen' | 'pip';
+
+export interface McpUiHostContext {
+  toolInfo?: { tool: Tool };
+  theme?: 'light' | 'dark';
+  styles?: { variables?: Record<string, string> };
+  displayMode?: McpUiDisplayMode;
+  availableDisplayModes?: McpUiDisplayMode[];
+  containerDimensions?: { width?: number; maxWidth?: number; height?: number; maxHeight?: number };
+  locale?: string;
+  timeZone?: string;
+  platform?: 'web' | 'desktop' | 'mobile';
+}
+
+type Handler<P, R> = ((params: P) => Promise<R>) | undefined;
+
+export interface AppBridgeLike {
+  oninitialized: (() => void) | undefined;
+  oncalltool: Handler<{ name: string; arguments?: Record<string, unknown> }, CallToolResult>;
+  onreadresource: Handler<{ uri: string }, ReadResourceResult>;
+  onlistresources: Handler<unknown, ListResourcesResult>;
+  onopenlink: Handler<{ url: string }, { isError?: boolean }>;
+  ondownloadfile: Handler<{ contents: (EmbeddedResource | ResourceLink)[] }, { isError?: boolean }>;
+  onmessage: Handler<{ role: 'user'; content: ContentBlock[] }, { isError?: boolean }>;
+  onupdatemodelcontext: Handler<{ content?: ContentBlock[]; structuredContent?: Record<string, unknown> }, Record<string, never>>;
+  onrequestdisplaymode: Handler<{ mode: McpUiDisplayMode }, { mode: McpUiDisplayMode }>;
+  onloggingmessage: ((params: { level: string; logger?: string; data: unknown }) => void) | undefined;
+  onrequestteardown: (() => void) | undefined;
+  onerror?: (error: Error) => void;
+  fallbackRequestHandler?: (request: { method: string }) => Promise<never>;
+  fallbackNotificationHandler?: (notification: { method: string }) => Promise<void>;
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+  setHostContext(context: McpUiHostContext): void;
+  sendToolInput(params: { arguments?: Record<string, unknown> }): Promise<void>;
+  sendToolResult(params: CallToolResult): Promise<void>;
+}
