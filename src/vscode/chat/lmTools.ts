@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
 import type { KeptResults } from './keptResults';
 import { toAbortSignal } from '../cancellation';
+import { callToolMessage, readResourceMessage } from './invocationMessages';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
@@ -42,7 +43,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
     }),
     vscode.lm.registerTool<CallInput>('mcpHost_callTool', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Running MCP tool {0} ({1})', String(options.input.tool), String(options.input.server)) };
+        return { invocationMessage: callToolMessage(host, options.input) };
       },
       async invoke(options, token) {
         const { server, tool } = options.input;
@@ -53,7 +54,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
     }),
     vscode.lm.registerTool<ReadInput>('mcpHost_readResource', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server ?? '')) };
+        return { invocationMessage: readResourceMessage(options.input) };
       },
       async invoke(options, token) {
         const { server, uri, offset, length } = options.input;
