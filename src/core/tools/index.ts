@@ -7,3 +7,4 @@ export * from './toolOffer';
 export * from './toolScope';
 export * from './resultBudget';
 export * from './serverInstructions';
+export * from './resultImages';

@@ -4,13 +4,14 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { boundHistory, budgetResult, estimateTextTokens, estimateToolTokens, imagesForModel, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
 import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
+import { imageParts, readsImages } from './modelImages';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
@@ -104,14 +105,17 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
-        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
+        const resultBudget = resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting);
+        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultBudget);
         if (budgeted.kept) {
           offerReader = true;
           stream.markdown(vscode.l10n.t('_The result of {0} ({1} characters) is larger than the model may read at once: it gets the start and can read the rest from the kept document._\n\n', t.name, r.text.length));
           stream.reference(vscode.Uri.parse(budgeted.kept.uri));
         }
         const texts = budgeted.kept ? [budgeted.text] : r.texts;
-        results.push(new ToolResult(call.callId, texts.map(x => new vscode.LanguageModelTextPart(x)), r.isError));
+        // Images go along as image parts (the placeholders stay, naming type and size) while they fit the budget.
+        const images = imagesForModel(r.parts, readsImages(request.model), resultBudget, estimateTextTokens(texts.join('')));
+        results.push(new ToolResult(call.callId, [...texts.map(x => new vscode.LanguageModelTextPart(x)), ...imageParts(images)], r.isError));
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
       messages.push(vscode.LanguageModelChatMessage.User(results));
