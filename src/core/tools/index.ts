@@ -8,3 +8,4 @@ export * from './toolScope';
 export * from './resultBudget';
 export * from './serverInstructions';
 export * from './resultImages';
+export * from './tokenCount';

@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { boundHistory, budgetResult, estimateTextTokens, estimateToolTokens, imagesForModel, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -52,7 +52,10 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   const budget = chatToolBudget(request.model.maxInputTokens);
   // Tools the model pulled in with find_tools, newest first: they stay offered for the rest of the request.
   const pulled: CatalogTool[] = [];
-  let offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+  // Budgets in the model's own tokens (its countTokens), the estimate only if it cannot count.
+  const countTokens: CountTokens = text => Promise.resolve(request.model.countTokens(text, token));
+  const toolCost = await modelToolCost(ranked.slice(0, budget.maxTools), countTokens);
+  let offer = offerTools(ranked, budget, toolCost, pulled);
   if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
   const resultBudgetSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('chat.maxResultTokens');
@@ -84,7 +87,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           const query = String((call.input as { query?: unknown } | undefined)?.query ?? '');
           const hits = index.search(query, MAX_FOUND_TOOLS);
           pulled.unshift(...hits.map(h => h.tool).filter(t => !pulled.includes(t)));
-          offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+          offer = offerTools(ranked, budget, toolCost, pulled);
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(findToolsResult(query, hits))]));
           continue;
         }
@@ -106,7 +109,8 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         }
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
         const resultBudget = resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting);
-        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultBudget);
+        const resultTokens = await countTextTokens(r.text, countTokens);
+        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultBudget, resultTokens);
         if (budgeted.kept) {
           offerReader = true;
           stream.markdown(vscode.l10n.t('_The result of {0} ({1} characters) is larger than the model may read at once: it gets the start and can read the rest from the kept document._\n\n', t.name, r.text.length));
@@ -114,7 +118,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
         }
         const texts = budgeted.kept ? [budgeted.text] : r.texts;
         // Images go along as image parts (the placeholders stay, naming type and size) while they fit the budget.
-        const images = imagesForModel(r.parts, readsImages(request.model), resultBudget, estimateTextTokens(texts.join('')));
+        const images = imagesForModel(r.parts, readsImages(request.model), resultBudget, budgeted.kept ? resultBudget : resultTokens);
         results.push(new ToolResult(call.callId, [...texts.map(x => new vscode.LanguageModelTextPart(x)), ...imageParts(images)], r.isError));
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
