@@ -62,8 +62,8 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   // Offered once a result was too large and kept, so the model can page through it.
   let offerReader = false;
 
-  const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
-  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const instructions = new InstructionsSent(deps, request.model.maxInputTokens, stream);
+  const messages = [...instructions.for(offer.offered), ...history(chatContext, request.model.maxInputTokens), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const tools = offer.offered.map(toChatTool);
@@ -123,6 +123,8 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
       }
       if (token.isCancellationRequested) return { metadata: { cancelled: true } };
       messages.push(vscode.LanguageModelChatMessage.User(results));
+      // Servers whose tools find_tools pulled in bring their instructions along, within the same cap.
+      messages.push(...instructions.for(offer.offered));
     }
     stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls._', MAX_ROUNDS));
     return { metadata: { rounds: MAX_ROUNDS } };
@@ -135,17 +137,32 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   }
 }
 
-/** The instructions of the servers whose tools are offered, as one attributed, capped message the user can open. */
-function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool[], maxInputTokens: number, stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
-  const servers = [...new Set(offered.map(t => t.server))];
-  const entries = servers.map(server => ({ server, instructions: deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
-  const text = instructionsMessage(entries, Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10)));
-  if (!text) return [];
-  const kept = deps.kept.store.keep('mcp-host', 'server-instructions', text);
-  stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
-  stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
-  stream.markdown('\n\n');
-  return [vscode.LanguageModelChatMessage.User(text)];
+/**
+ * The instructions of the servers whose tools are offered, each server's once per request: one
+ * attributed message for the first offer, another when find_tools brings in tools of other servers,
+ * all within one cap. The user sees which servers' instructions the model got and can open them.
+ */
+class InstructionsSent {
+  private readonly sent = new Set<string>();
+  private remaining: number;
+
+  constructor(private readonly deps: ParticipantDeps, maxInputTokens: number, private readonly stream: vscode.ChatResponseStream) {
+    this.remaining = Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10));
+  }
+
+  for(offered: readonly CatalogTool[]): vscode.LanguageModelChatMessage[] {
+    const servers = [...new Set(offered.map(t => t.server))].filter(s => !this.sent.has(s));
+    for (const s of servers) this.sent.add(s);
+    const entries = servers.map(server => ({ server, instructions: this.deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
+    const text = instructionsMessage(entries, this.remaining);
+    if (!text) return [];
+    this.remaining -= text.length;
+    const kept = this.deps.kept.store.keep('mcp-host', 'server-instructions', text);
+    this.stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
+    this.stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
+    this.stream.markdown('\n\n');
+    return [vscode.LanguageModelChatMessage.User(text)];
+  }
 }
 
 function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
