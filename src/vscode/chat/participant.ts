@@ -159,7 +159,8 @@ class InstructionsSent {
     this.remaining -= text.length;
     const kept = this.deps.kept.store.keep('mcp-host', 'server-instructions', text);
     this.stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
-    this.stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
+    // A button, not an anchor: VS Code shows an anchor to a URI by its file name and drops the title.
+    this.stream.button({ command: 'vscode.open', title: vscode.l10n.t('Show instructions'), arguments: [vscode.Uri.parse(kept.uri)] });
     this.stream.markdown('\n\n');
     return [vscode.LanguageModelChatMessage.User(text)];
   }
