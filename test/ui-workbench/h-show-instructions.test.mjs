@@ -12,8 +12,14 @@ describe('chat: "Show instructions" link (Playwright)', function () {
     try {
       const response = page.locator('.interactive-item-container', { hasText: 'instructions-marker' }).last();
       await response.waitFor({ timeout: 20_000 });
+      // A finished response folds its steps (the button among them) under "Completed N steps": wait
+      // for that final state, unfold it, then click — as a person reading the finished answer does.
+      const steps = response.locator('.completed-response-summary', { hasText: /Completed \d+ steps/ });
+      await steps.waitFor({ timeout: 20_000 });
       const link = response.getByText('Show instructions').first();
-      await link.waitFor({ timeout: 10_000 });
+      await link.waitFor({ state: 'hidden', timeout: 10_000 });
+      await steps.click();
+      await link.waitFor({ state: 'visible', timeout: 10_000 });
       await link.click();
       await page.locator('.tabs-container .tab', { hasText: 'server-instructions' }).first().waitFor({ timeout: 15_000 });
       await screenshot('show-instructions');

@@ -35,3 +35,22 @@ export function imagesForModel(parts: readonly ToolResultPart[], readsImages: bo
   }
   return out;
 }
+
+/** Base64 length of the largest image shown in a chat response (≈ 750 KB decoded). */
+const MAX_SHOWN_BASE64 = 1_000_000;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The images of `parts` a chat response may show inline as `data:` URIs: raster types only (no SVG,
+ * which is a document), bounded in size, and strictly base64 — the data goes into Markdown, so a
+ * server's `)` or `]` must not end the image and start a link.
+ */
+export function imagesToShow(parts: readonly ToolResultPart[]): ModelImage[] {
+  const out: ModelImage[] = [];
+  for (const p of parts) {
+    if (p.kind !== 'data' || p.what !== 'image') continue;
+    const mimeType = p.mimeType.toLowerCase();
+    if (MODEL_IMAGE_TYPES.has(mimeType) && p.base64.length <= MAX_SHOWN_BASE64 && BASE64.test(p.base64)) out.push({ mimeType, base64: p.base64 });
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, imagesToShow, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -107,6 +107,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           // Resources the tool pointed at open through our read-only file system provider.
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
+        for (const img of imagesToShow(r.parts)) stream.markdown(new vscode.MarkdownString(`\n\n![${vscode.l10n.t('Image from {0}', t.name)}](data:${img.mimeType};base64,${img.base64})\n\n`));
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
         const resultBudget = resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting);
         const resultTokens = await countTextTokens(r.text, countTokens);
@@ -189,7 +190,8 @@ function history(ctx: vscode.ChatContext, maxInputTokens: number): vscode.Langua
     if (turn.participant !== PARTICIPANT_ID) continue;
     if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', text: turn.prompt, bulky: turn.command === 'tools' ? 'asked for the list of MCP tools' : undefined });
     else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value : '').join('');
+      // Images shown inline go back as a word, not as their base64.
+      const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value.replace(/!\[([^\]]*)\]\(data:[^)]*\)/g, '[$1]') : '').join('');
       if (text) turns.push({ role: 'assistant', text, bulky: turn.command === 'tools' ? 'listed the MCP tools' : undefined });
     }
   }
