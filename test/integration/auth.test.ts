@@ -114,8 +114,12 @@ describe('oauth sign-in', function () {
     assert.match(bearer.message ?? '', /HTTP 401/);
     assert.ok(!(bearer.message ?? '').includes(apiKey), 'the error message does not show the token');
     assert.equal(a.host.require('secured').state, 'running', 'the OAuth server kept running');
-    await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
-    const logs = await readExtensionLogs(a);
+    // Log channels flush to disk asynchronously: wait until the files hold the last lines this test caused.
+    const logs = await waitFor(async () => {
+      const l = await readExtensionLogs(a);
+      const has = (name: string, line: RegExp) => [...l].some(([f, text]) => f.includes(name) && line.test(text));
+      return has('secured', /OAuth: signed in/) && has('bearer', /401/) ? l : undefined;
+    }, 15_000, 'the secured and bearer logs on disk');
     const serverLog = [...logs.keys()].find(f => f.includes('secured'));
     assert.ok(serverLog, 'the server log was read');
     assert.match(logs.get(serverLog)!, /OAuth: signed in/);
@@ -180,8 +184,11 @@ describe('oauth: a hostile authorization server', function () {
       await waitFor(() => reason.test(s.message ?? ''), 15_000, `the refusal of ${endpoint} (message: ${s.message})`);
       assert.equal(s.state, 'error');
     }
-    await new Promise(r => setTimeout(r, 1500)); // log channels flush to disk asynchronously
-    const logs = [...(await readExtensionLogs(a)).entries()].filter(([f]) => /hostile\d/.test(f.split('/').pop() ?? ''));
+    // Log channels flush to disk asynchronously: wait until every hostile server's file holds its refusal.
+    const logs = await waitFor(async () => {
+      const l = [...(await readExtensionLogs(a)).entries()].filter(([f]) => /hostile\d/.test(f.split('/').pop() ?? ''));
+      return l.length === cases.length && l.every(([, text]) => /refusing to sign in/.test(text)) ? l : undefined;
+    }, 15_000, 'the refusals in every hostile server\'s log on disk');
     assert.equal(logs.length, cases.length, 'every hostile server\'s log was read');
     for (const [file, text] of logs) {
       assert.match(text, /refusing to sign in/, file);

@@ -36,7 +36,9 @@ function isBox(i: vscode.QuickInput): i is vscode.InputBox { return 'prompt' in 
 async function next(): Promise<vscode.QuickInput> {
   const input = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== lastInput ? a : undefined; }, 10_000, 'the next quick input');
   lastInput = input;
-  await sleep(50); // let the workbench render it before commands target it
+  // No wait for rendering: show() sends the whole input (title, items, value) in one message, and the
+  // commands a test sends next reach the workbench after it on the same ordered channel. A value the
+  // test sets needs no wait either: on accept the flow reads the value the extension host holds.
   return input;
 }
 async function nextBox(): Promise<vscode.InputBox> {
@@ -51,7 +53,6 @@ async function nextPick(): Promise<Pick> {
 }
 
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 async function type(box: vscode.InputBox, text: string): Promise<void> {
   box.value = text;

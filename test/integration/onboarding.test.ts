@@ -27,7 +27,6 @@ let api: TestApi;
 let hooks: McpHostTestHooks;
 let lastInput: vscode.QuickInput | undefined;
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 
 const describeInput = (i: vscode.QuickInput | undefined) => i ? `${i.title ?? ''} ${(i as vscode.InputBox).prompt ?? (i as Pick).placeholder ?? ''} (step ${i.step})` : 'none';
@@ -36,7 +35,9 @@ async function next(): Promise<vscode.QuickInput> {
   const input = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== lastInput ? a : undefined; }, 15_000,
     `the next quick input after "${describeInput(lastInput)}"`);
   lastInput = input;
-  await sleep(50);
+  // No wait for rendering: show() sends the whole input (title, items, value) in one message, and the
+  // commands a test sends next reach the workbench after it on the same ordered channel. A value the
+  // test sets needs no wait either: on accept the flow reads the value the extension host holds.
   return input;
 }
 async function nextPick(title?: RegExp): Promise<Pick> {

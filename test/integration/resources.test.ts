@@ -187,7 +187,9 @@ describe('Resources view', function () {
     const [uri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', { server: 'everything', uri: target });
     const doc = await vscode.workspace.openTextDocument(uri);
     const first = doc.getText();
-    await new Promise(r => setTimeout(r, 1100)); // the content has a seconds timestamp
+    // The content carries a seconds timestamp: wait until the server's own content has moved past the
+    // one shown, so the refresh below has something new to show.
+    await waitFor(async () => { const c = (await everything.readResource(target)).contents[0]; return 'text' in c && c.text !== first; }, 10_000, 'a newer timestamp in the resource');
     const changed = new Promise<void>(r => { const d = vscode.workspace.onDidChangeTextDocument(e => { if (e.document === doc && e.document.getText() !== first) { d.dispose(); r(); } }); });
     await everything.callTool('toggle-subscriber-updates'); // on: sends updated for our subscription at once
     try {

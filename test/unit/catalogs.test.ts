@@ -34,6 +34,20 @@ describe('catalogs', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('is complete when the server is running, even when a list_changed refresh overtook the first listing', async () => {
+    // The server announces a change while its first tools/list is pending and answers the refresh later
+    // still (the "everything lists every tool … echo missing" flake under load): the first listing is
+    // superseded, and the server must not count as running until the newer one has landed.
+    const { host } = createTestHost();
+    try {
+      await host.apply({ racy: { ...node(fixtureServer('paginated')), env: { FIXTURE_TOOLS_LIST_RACE: '1', FIXTURE_PAGE_SIZE: '50' } } });
+      const s = host.require('racy');
+      assert.equal(s.state, 'running', s.message);
+      assert.equal(s.catalog.get('tools').length, 14, s.catalog.get('tools').map(t => t.name).join(', '));
+      assert.equal(host.tools.filter(t => t.server === 'racy').length, 14);
+    } finally { await host.shutdown(); }
+  });
+
   it('validates structured output with its own cache; a bad outputSchema disables validation for that tool only', async () => {
     const { host, loggers } = createTestHost();
     try {

@@ -25,6 +25,8 @@ export class ServerCatalog extends Disposable {
   private readonly generation: Record<CatalogKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
   private readonly timers = new Map<CatalogKind, NodeJS.Timeout>();
   private readonly listings = new Map<CatalogKind, Promise<void>>();
+  /** Per kind, the newest refresh in flight (what an overtaken refresh waits for). */
+  private readonly latest = new Map<CatalogKind, Promise<void>>();
   private readonly _onDidChange = this._register(new Emitter<CatalogKind>());
   /** Fires after a kind's snapshot was replaced. */
   readonly onDidChange: Event<CatalogKind> = this._onDidChange.event;
@@ -51,9 +53,11 @@ export class ServerCatalog extends Disposable {
    * first page at once and calls this, so a server with a huge catalog is usable while the rest loads.
    */
   refresh(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
-    const listing = this.fetchAll(kind, onFirstPage);
-    this.listings.set(kind, listing.then(() => undefined, () => undefined));
-    return listing;
+    const gen = ++this.generation[kind];
+    const p = this.fetchAll(kind, gen, onFirstPage).finally(() => { if (this.latest.get(kind) === p) this.latest.delete(kind); });
+    this.latest.set(kind, p);
+    this.listings.set(kind, p.then(() => undefined, () => undefined));
+    return p;
   }
 
   /** Resolves once the latest listing of `kind` has every page, or has failed (a server's start waits for the first page only). */
@@ -61,8 +65,11 @@ export class ServerCatalog extends Disposable {
     return this.listings.get(kind) ?? Promise.resolve();
   }
 
-  private async fetchAll(kind: CatalogKind, onFirstPage?: () => void): Promise<void> {
-    const gen = ++this.generation[kind];
+  /**
+   * An overtaken refresh resolves when the newer one does, not before: the first listing of a
+   * starting server can be overtaken by a list_changed refresh, and "running" must mean the list is there.
+   */
+  private async fetchAll(kind: CatalogKind, gen: number, onFirstPage?: () => void): Promise<void> {
     const items: CatalogItems[typeof kind][] = [];
     const seen = new Set<string>();
     const { maxCatalogPages, maxCatalogBytes } = this.limits;
@@ -76,7 +83,7 @@ export class ServerCatalog extends Disposable {
         if ((e as { code?: unknown }).code !== MESSAGE_TOO_LARGE) throw e;
         throw this.exceeded(new BudgetExceededError(`${listMethod(kind)}: ${(e as Error).message.replace(/^.*? failed: /, '')}; the server was stopped.`, 'maxMessageBytes'), gen, kind);
       }
-      if (gen !== this.generation[kind]) return;
+      if (gen !== this.generation[kind]) return this.latest.get(kind);
       // The wire size is gone once parsed; JSON length is a close, cheap stand-in next to the parse itself.
       bytes += JSON.stringify(result.items).length;
       if (bytes > maxCatalogBytes) throw this.exceeded(new BudgetExceededError(`${listMethod(kind)} listed more than ${formatBytes(maxCatalogBytes)} (after ${page + 1} pages); the server was stopped.`, 'maxCatalogBytes'), gen, kind);
@@ -119,6 +126,7 @@ export class ServerCatalog extends Disposable {
   clear(): void {
     for (const kind of catalogKinds) {
       this.generation[kind]++;
+      this.latest.delete(kind);
       clearTimeout(this.timers.get(kind));
       if (this.snapshots[kind].length) {
         (this.snapshots as Record<CatalogKind, readonly unknown[]>)[kind] = Object.freeze([]);

@@ -9,3 +9,5 @@ export * from './resultBudget';
 export * from './toolRunReport';
 export * from './schemaSkeleton';
 export * from './serverInstructions';
+export * from './resultImages';
+export * from './tokenCount';

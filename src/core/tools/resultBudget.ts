@@ -69,15 +69,18 @@ export function pageOf(uri: string, text: string, offset = 0, length = MAX_PAGE_
 
 /**
  * The result as the model should read it: unchanged when it fits `budgetTokens`, otherwise kept in
- * `store` and replaced by a summary line and as much of its start as fits.
+ * `store` and replaced by a summary line and as much of its start as fits. `tokens` is the model's
+ * count of `text` when known (the estimate otherwise).
  */
-export function budgetResult(store: ResultStore, server: string, tool: string, text: string, budgetTokens: number): { text: string; kept?: KeptResult } {
-  if (estimateTextTokens(text) <= budgetTokens) return { text };
+export function budgetResult(store: ResultStore, server: string, tool: string, text: string, budgetTokens: number, tokens = estimateTextTokens(text)): { text: string; kept?: KeptResult } {
+  if (tokens <= budgetTokens) return { text };
   const kept = store.keep(server, tool, text);
-  const summary = `[MCP Host: the result of tool "${tool}" (server "${server}") has ${text.length} characters (about ${estimateTextTokens(text)} tokens), `
+  const summary = `[MCP Host: the result of tool "${tool}" (server "${server}") has ${text.length} characters (about ${tokens} tokens), `
     + `more than the ${budgetTokens} tokens one result may use here. It is kept whole as the read-only document ${kept.uri}; `
     + `read any part with ${READ_RESULT_TOOL} {"uri": "${kept.uri}", "offset": <character>, "length": <characters>}. Its first characters follow.]\n`;
-  const head = Math.max(0, budgetTokens * 4 - summary.length);
+  // The start that fits, at this text's own characters per token (the model's count, when given).
+  const charsPerToken = tokens > 0 ? Math.min(4, text.length / tokens) : 4;
+  const head = Math.max(0, Math.floor(budgetTokens * charsPerToken) - summary.length);
   return { text: summary + text.slice(0, head), kept };
 }
 

@@ -10,6 +10,7 @@ import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plai
 import type { KeptResults } from './keptResults';
 import type { LateContributions } from '../lazy/contract';
 import { toAbortSignal } from '../cancellation';
+import { callToolMessage, readResourceMessage } from './invocationMessages';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
@@ -44,7 +45,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
     }),
     register<CallInput>('mcpHost_callTool', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Running MCP tool {0} ({1})', String(options.input.tool), String(options.input.server)) };
+        return { invocationMessage: callToolMessage(host, options.input) };
       },
       async invoke(options, token) {
         const { server, tool } = options.input;
@@ -55,7 +56,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
     }),
     register<ReadInput>('mcpHost_readResource', {
       prepareInvocation(options) {
-        return { invocationMessage: vscode.l10n.t('Reading {0} from MCP server {1}', String(options.input.uri), String(options.input.server ?? '')) };
+        return { invocationMessage: readResourceMessage(options.input) };
       },
       async invoke(options, token) {
         const { server, uri, offset, length } = options.input;

@@ -4,13 +4,14 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, estimateToolTokens, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, imagesToShow, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
 import { SECTION } from '../config';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
+import { imageParts, readsImages } from './modelImages';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 import { PARTICIPANT_ID } from '../lazy/contract';
 import { OPEN_APP_COMMAND } from '../apps/appsFeature';
@@ -53,15 +54,18 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   const budget = chatToolBudget(request.model.maxInputTokens);
   // Tools the model pulled in with find_tools, newest first: they stay offered for the rest of the request.
   const pulled: CatalogTool[] = [];
-  let offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+  // Budgets in the model's own tokens (its countTokens), the estimate only if it cannot count.
+  const countTokens: CountTokens = text => Promise.resolve(request.model.countTokens(text, token));
+  const toolCost = await modelToolCost(ranked.slice(0, budget.maxTools), countTokens);
+  let offer = offerTools(ranked, budget, toolCost, pulled);
   if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
   const resultBudgetSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('chat.maxResultTokens');
   // Offered once a result was too large and kept, so the model can page through it.
   let offerReader = false;
 
-  const instructions = serverInstructions(deps, offer.offered, request.model.maxInputTokens, stream);
-  const messages = [...instructions, ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const instructions = new InstructionsSent(deps, request.model.maxInputTokens, stream);
+  const messages = [...instructions.for(offer.offered), ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   // One "Open app" button per server whose app a tool of this response showed, after the answer: a
   // finished response folds everything before its last text into "Completed N steps".
   const appButtons = new Set<string>();
@@ -94,7 +98,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           const query = String((call.input as { query?: unknown } | undefined)?.query ?? '');
           const hits = index.search(query, MAX_FOUND_TOOLS);
           pulled.unshift(...hits.map(h => h.tool).filter(t => !pulled.includes(t)));
-          offer = offerTools(ranked, budget, estimateToolTokens, pulled);
+          offer = offerTools(ranked, budget, toolCost, pulled);
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(findToolsResult(query, hits))]));
           continue;
         }
@@ -114,19 +118,26 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           // Resources the tool pointed at open through our read-only file system provider.
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
+        for (const img of imagesToShow(r.parts)) stream.markdown(new vscode.MarkdownString(`\n\n![${vscode.l10n.t('Image from {0}', t.name)}](data:${img.mimeType};base64,${img.base64})\n\n`));
         if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
         else if (appResourceUri(t.tool)) appButtons.add(t.server);
-        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting));
+        const resultBudget = resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting);
+        const resultTokens = await countTextTokens(r.text, countTokens);
+        const budgeted = budgetResult(deps.kept.store, t.server, t.tool.name, r.text, resultBudget, resultTokens);
         if (budgeted.kept) {
           offerReader = true;
           stream.markdown(vscode.l10n.t('_The result of {0} ({1} characters) is larger than the model may read at once: it gets the start and can read the rest from the kept document._\n\n', t.name, r.text.length));
           stream.reference(vscode.Uri.parse(budgeted.kept.uri));
         }
         const texts = budgeted.kept ? [budgeted.text] : r.texts;
-        results.push(new ToolResult(call.callId, texts.map(x => new vscode.LanguageModelTextPart(x)), r.isError));
+        // Images go along as image parts (the placeholders stay, naming type and size) while they fit the budget.
+        const images = imagesForModel(r.parts, readsImages(request.model), resultBudget, budgeted.kept ? resultBudget : resultTokens);
+        results.push(new ToolResult(call.callId, [...texts.map(x => new vscode.LanguageModelTextPart(x)), ...imageParts(images)], r.isError));
       }
       if (token.isCancellationRequested) return answered({ metadata: { cancelled: true } });
       messages.push(vscode.LanguageModelChatMessage.User(results));
+      // Servers whose tools find_tools pulled in bring their instructions along, within the same cap.
+      messages.push(...instructions.for(offer.offered));
     }
     stream.markdown(vscode.l10n.t('\n\n_Stopped after {0} rounds of tool calls._', MAX_ROUNDS));
     return answered({ metadata: { rounds: MAX_ROUNDS } });
@@ -139,17 +150,33 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   }
 }
 
-/** The instructions of the servers whose tools are offered, as one attributed, capped message the user can open. */
-function serverInstructions(deps: ParticipantDeps, offered: readonly CatalogTool[], maxInputTokens: number, stream: vscode.ChatResponseStream): vscode.LanguageModelChatMessage[] {
-  const servers = [...new Set(offered.map(t => t.server))];
-  const entries = servers.map(server => ({ server, instructions: deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
-  const text = instructionsMessage(entries, Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10)));
-  if (!text) return [];
-  const kept = deps.kept.store.keep('mcp-host', 'server-instructions', text);
-  stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
-  stream.anchor(vscode.Uri.parse(kept.uri), vscode.l10n.t('Show instructions'));
-  stream.markdown('\n\n');
-  return [vscode.LanguageModelChatMessage.User(text)];
+/**
+ * The instructions of the servers whose tools are offered, each server's once per request: one
+ * attributed message for the first offer, another when find_tools brings in tools of other servers,
+ * all within one cap. The user sees which servers' instructions the model got and can open them.
+ */
+class InstructionsSent {
+  private readonly sent = new Set<string>();
+  private remaining: number;
+
+  constructor(private readonly deps: ParticipantDeps, maxInputTokens: number, private readonly stream: vscode.ChatResponseStream) {
+    this.remaining = Math.min(MAX_INSTRUCTIONS_TOTAL, Math.floor(maxInputTokens * 4 / 10));
+  }
+
+  for(offered: readonly CatalogTool[]): vscode.LanguageModelChatMessage[] {
+    const servers = [...new Set(offered.map(t => t.server))].filter(s => !this.sent.has(s));
+    for (const s of servers) this.sent.add(s);
+    const entries = servers.map(server => ({ server, instructions: this.deps.host.get(server)?.instructions ?? '' })).filter(e => e.instructions.trim());
+    const text = instructionsMessage(entries, this.remaining);
+    if (!text) return [];
+    this.remaining -= text.length;
+    const kept = this.deps.kept.store.keep('mcp-host', 'server-instructions', text);
+    this.stream.markdown(vscode.l10n.t('_The model was given the instructions of {0}._ ', entries.map(e => `\`${e.server.replace(/`/g, "'")}\``).join(', ')));
+    // A button, not an anchor: VS Code shows an anchor to a URI by its file name and drops the title.
+    this.stream.button({ command: 'vscode.open', title: vscode.l10n.t('Show instructions'), arguments: [vscode.Uri.parse(kept.uri)] });
+    this.stream.markdown('\n\n');
+    return [vscode.LanguageModelChatMessage.User(text)];
+  }
 }
 
 /** The contexts the apps of the servers in scope set, as one message marked as theirs (not the user's). */
@@ -181,7 +208,8 @@ function history(ctx: vscode.ChatContext, maxInputTokens: number): vscode.Langua
     if (turn.participant !== PARTICIPANT_ID) continue;
     if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', text: turn.prompt, bulky: turn.command === 'tools' ? 'asked for the list of MCP tools' : undefined });
     else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value : '').join('');
+      // Images shown inline go back as a word, not as their base64.
+      const text = turn.response.map(r => r instanceof vscode.ChatResponseMarkdownPart ? r.value.value.replace(/!\[([^\]]*)\]\(data:[^)]*\)/g, '[$1]') : '').join('');
       if (text) turns.push({ role: 'assistant', text, bulky: turn.command === 'tools' ? 'listed the MCP tools' : undefined });
     }
   }
