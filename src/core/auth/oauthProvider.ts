@@ -103,6 +103,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
       // A native app cannot keep a secret (RFC 8252 §8.5): a public client.
       token_endpoint_auth_method: 'none',
       ...base,
+      // Spec 2026-07-28 (SEP-837): registration names the kind of client; an editor on the user's
+      // machine with loopback or custom-scheme redirects is a native one, whatever the embedder says.
+      application_type: 'native',
       redirect_uris: [this.redirectUrl],
     };
   }
