@@ -3,14 +3,12 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client, Transport } from '@modelcontextprotocol/client';
+import { ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
-  CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, ErrorCode, GetPromptResultSchema, McpError, ReadResourceResultSchema,
   type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
   type ReadResourceResult, type ServerCapabilities, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { ServerDeclaration } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
 import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
@@ -20,7 +18,7 @@ import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
-import { describeExit, describeNetworkError, formatDuration, summarizeRefusal, ServerError, toServerError } from './errors';
+import { CONNECTION_CLOSED, describeExit, describeNetworkError, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
@@ -276,7 +274,7 @@ export class ServerConnection extends Disposable {
       const d = this.onDidChangeState(e => { if (e.state !== 'starting') done(e.state === 'running' ? undefined : this.notRunning(method)); });
       const timer = setTimeout(() => done(new ServerError(this.name,
         `cannot send ${method}: the server is still ${this.restarting ? 'restarting' : 'starting'} after ${formatDuration(ms)}${this._message ? ` (${this._message})` : ''}.`,
-        ErrorCode.RequestTimeout)), ms);
+        REQUEST_TIMEOUT)), ms);
       const onAbort = () => done(toServerError(this.name, method, abortError()));
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -301,10 +299,10 @@ export class ServerConnection extends Disposable {
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
       ? await callToolAsTask(this.requests, name, args, opts)
-      : await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
+      : await this.request<CallToolResult>('tools/call', { name, arguments: args }, specTypeSchemas.CallToolResult, opts);
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
-      if (problem) throw new ServerError(this.name, problem, ErrorCode.InvalidParams);
+      if (problem) throw new ServerError(this.name, problem, ProtocolErrorCode.InvalidParams);
     }
     return result;
   }
@@ -314,20 +312,20 @@ export class ServerConnection extends Disposable {
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
-    return this.request('resources/read', { uri }, ReadResourceResultSchema, opts);
+    return this.request('resources/read', { uri }, specTypeSchemas.ReadResourceResult, opts);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, opts?: CallOptions): Promise<GetPromptResult> {
-    return this.request('prompts/get', { name, arguments: args }, GetPromptResultSchema, opts);
+    return this.request('prompts/get', { name, arguments: args }, specTypeSchemas.GetPromptResult, opts);
   }
 
   complete(params: CompleteRequest['params'], opts?: CallOptions): Promise<CompleteResult> {
-    return this.request('completion/complete', params, CompleteResultSchema, opts);
+    return this.request('completion/complete', params, specTypeSchemas.CompleteResult, opts);
   }
 
-  async ping(opts?: CallOptions): Promise<void> { await this.request('ping', undefined, EmptyResultSchema, opts); }
-  async subscribe(uri: string): Promise<void> { await this.request('resources/subscribe', { uri }, EmptyResultSchema); }
-  async unsubscribe(uri: string): Promise<void> { await this.request('resources/unsubscribe', { uri }, EmptyResultSchema); }
+  async ping(opts?: CallOptions): Promise<void> { await this.request('ping', undefined, specTypeSchemas.EmptyResult, opts); }
+  async subscribe(uri: string): Promise<void> { await this.request('resources/subscribe', { uri }, specTypeSchemas.EmptyResult); }
+  async unsubscribe(uri: string): Promise<void> { await this.request('resources/unsubscribe', { uri }, specTypeSchemas.EmptyResult); }
 
   tool(name: string): Tool | undefined { return this.toolsByName.get(name); }
 
@@ -407,7 +405,7 @@ export class ServerConnection extends Disposable {
       const startTimer = setTimeout(() => { startTimedOut = true; client.close().catch(() => {}); }, startTimeoutMs);
       try {
         try { await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
-        if (startTimedOut) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+        if (startTimedOut) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
@@ -428,15 +426,15 @@ export class ServerConnection extends Disposable {
         }
         const authError = findAuthError(err);
         if (authError) { this.failAuth(authError); return; }
-        if (kind === 'http' && err instanceof StreamableHTTPError && err.code !== undefined && FALLBACK_STATUSES.has(err.code)) {
-          this.logger.info(`Streamable HTTP was refused (HTTP ${err.code}); trying the legacy HTTP+SSE transport`);
+        if (kind === 'http' && err instanceof SdkHttpError && FALLBACK_STATUSES.has(err.status)) {
+          this.logger.info(`Streamable HTTP was refused (HTTP ${err.status}); trying the legacy HTTP+SSE transport`);
           continue;
         }
         if (this.restarting && launch.type !== 'stdio' && describeNetworkError(err)) {
           this.onCrash(gen, `the server is still unreachable (${describeNetworkError(err, launch.url.href)})`);
           return;
         }
-        if (inner instanceof StdioTransport && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+        if (inner instanceof StdioTransport && err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
           this.onCrash(gen, `exited during initialization: ${describeExit(inner.exitInfo)}`);
           return;
         }
@@ -515,7 +513,7 @@ export class ServerConnection extends Disposable {
     this.probing = true;
     client.ping({ timeout: PROBE_TIMEOUT_MS })
       .catch(err => {
-        if (describeNetworkError(err) || (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
+        if (describeNetworkError(err) || (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
       })
       .finally(() => { this.probing = false; });
   }
@@ -629,7 +627,7 @@ export class ServerConnection extends Disposable {
 
   private describeStartError(err: unknown, kind: string): string {
     if (err instanceof LaunchError) return err.message;
-    if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
+    if (err instanceof SdkHttpError) return `The server answered HTTP ${err.status} to initialize (${kind}): ${err.message}`;
     const network = describeNetworkError(err, (this._declaration as { url?: string }).url);
     if (network) return `Could not connect: ${network}.`;
     const text = errorText(err);
@@ -646,7 +644,7 @@ export class ServerConnection extends Disposable {
     const state = this._state === 'error' ? `the server failed${why}`
       : this._state === 'starting' ? (this.restarting ? `the server is restarting${why}` : 'the server is still starting')
         : this._state === 'running' ? 'the connection closed' : `the server is stopped${why}`;
-    return new ServerError(this.name, `cannot send ${method}: ${state}.`, ErrorCode.ConnectionClosed);
+    return new ServerError(this.name, `cannot send ${method}: ${state}.`, CONNECTION_CLOSED);
   }
 
   private requestTimeoutMs(): number {
@@ -654,7 +652,7 @@ export class ServerConnection extends Disposable {
   }
 
   private isExpiredSession(err: unknown): boolean {
-    return err instanceof StreamableHTTPError && err.code === 404 && this._transportKind === 'http';
+    return err instanceof SdkHttpError && err.status === 404 && this._transportKind === 'http';
   }
 
   private setState(state: ServerState, message?: string): void {

@@ -6,7 +6,7 @@
  * `ui/message` only fills the chat input; anything else is refused and logged.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import { appDocumentFrom, appStyleVariables, plainText, type AppDocument, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { appWebviewHtml } from './appHtml';
@@ -76,7 +76,7 @@ export class AppPanel implements vscode.Disposable {
     await this.bridge?.close().catch(() => undefined);
     this.initialized = false;
     this.doc = doc;
-    const { AppBridge: AppBridgeClass } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    const { AppBridge: AppBridgeClass } = await import('ext-apps-v2/app-bridge');
     const bridge: AppBridge = new AppBridgeClass(null, { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: this.deps.version }, {
       openLinks: {},
       serverTools: {},
@@ -85,7 +85,8 @@ export class AppPanel implements vscode.Disposable {
       message: { text: {} },
       updateModelContext: { text: {} },
       sandbox: { csp: doc.csp.allowed },
-    }, { hostContext: this.hostContext() }) as unknown as AppBridge;
+    // Our McpUiHostContext (bridgeTypes.ts) is the subset we send; the package types it with its own declarations.
+    }, { hostContext: this.hostContext() as never }) as unknown as AppBridge;
     this.bridge = bridge;
     this.wire(bridge);
     const transport = new WebviewTransport(this.panel.webview, report => this.hostReport(report));
