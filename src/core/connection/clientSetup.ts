@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import {
   ProtocolError, ProtocolErrorCode, specTypeSchemas,
-  type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool,
+  type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool, type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
 import { logMcpMessage, redact, type Logger, type McpLogLevel } from '../logger';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
@@ -33,6 +33,8 @@ export interface ClientHooks {
   onElicitationComplete(elicitationId: string): void;
   /** A server request reached our handler (see TracingTransport.onRefusedRequest). */
   reached(requestId: string | number): void;
+  /** How this client picks the protocol era (see era.ts). */
+  readonly versionNegotiation: VersionNegotiationOptions;
 }
 
 export function createHostClient(hooks: ClientHooks): Client {
@@ -43,7 +45,7 @@ export function createHostClient(hooks: ClientHooks): Client {
   if (ports.sampling) capabilities.sampling = { tools: {} };
   if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
   if (ports.apps) capabilities.extensions = { ...appsClientCapability };
-  const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
+  const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities, versionNegotiation: hooks.versionNegotiation });
   const ref = () => hooks.ref();
   if (hooks.roots.offered) {
     client.setRequestHandler('roots/list', async (_req, ctx) => { hooks.reached(ctx.mcpReq.id); return { roots: await hooks.roots.list(ref()) }; });

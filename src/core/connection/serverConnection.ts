@@ -9,7 +9,7 @@ import {
   type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
   type ReadResourceResult, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/client';
-import type { ServerDeclaration } from '../config/types';
+import type { ServerDeclaration, TransportType } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
 import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
@@ -26,6 +26,7 @@ import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import { asStdioTransport, versionNegotiation } from './era';
 import { ServerRoots } from './serverRoots';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
@@ -91,6 +92,8 @@ export class ServerConnection extends Disposable {
   private toolsByName = new Map<string, Tool>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
+  /** This stdio server failed the `server/discover` probe: its later starts skip it. */
+  private legacyEra = false;
   private _pid?: number;
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
   private _sandboxRoots?: readonly string[];
@@ -189,7 +192,7 @@ export class ServerConnection extends Disposable {
   }
 
   /** Replaces the declaration; the caller decides whether to restart. */
-  setDeclaration(d: ServerDeclaration): void { this._declaration = d; }
+  setDeclaration(d: ServerDeclaration): void { this._declaration = d; this.legacyEra = false; }
 
   /**
    * The declaration's `roots` changed, or what they resolve to may have (trust granted): a server
@@ -394,7 +397,7 @@ export class ServerConnection extends Disposable {
         ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
-      const client = this.createClient(transport);
+      const client = this.createClient(transport, kind);
       transport.onRefusedRequest = (method, reason) => this.onRefusedRequest(method, summarizeRefusal(reason));
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
@@ -404,7 +407,8 @@ export class ServerConnection extends Disposable {
       let startTimedOut = false;
       const startTimer = setTimeout(() => { startTimedOut = true; client.close().catch(() => {}); }, startTimeoutMs);
       try {
-        try { await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
+        const wire = inner instanceof StdioTransport ? asStdioTransport(this.budget.wrap(transport, inner), () => inner.pid) : this.budget.wrap(transport);
+        try { await client.connect(wire, { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
         if (startTimedOut) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
       } catch (err) {
         await client.close().catch(() => {});
@@ -434,6 +438,14 @@ export class ServerConnection extends Disposable {
           this.onCrash(gen, `the server is still unreachable (${describeNetworkError(err, launch.url.href)})`);
           return;
         }
+        if (inner instanceof StdioTransport && !this.legacyEra && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) {
+          // The probe went to the process itself: a server that closes on a request before
+          // `initialize` is a 2025-era one. It starts again, with `initialize` from now on.
+          this.logger.info(`The server/discover probe failed (${err.message}); starting again with initialize`);
+          this.legacyEra = true;
+          attempt--;
+          continue;
+        }
         if (inner instanceof StdioTransport && err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
           this.onCrash(gen, `exited during initialization: ${describeExit(inner.exitInfo)}`);
           return;
@@ -445,7 +457,7 @@ export class ServerConnection extends Disposable {
       this.client = client;
       this.transport = transport;
       this._transportKind = kind;
-      this._protocolVersion = transport.protocolVersion;
+      this._protocolVersion = client.getNegotiatedProtocolVersion() ?? transport.protocolVersion;
       this._pid = inner instanceof StdioTransport ? inner.pid : undefined;
       client.onclose = () => this.onClosed(gen, inner);
       client.onerror = e => {
@@ -468,8 +480,9 @@ export class ServerConnection extends Disposable {
     }
   }
 
-  private createClient(transport: TracingTransport): Client {
+  private createClient(transport: TracingTransport, kind: TransportType): Client {
     return createHostClient({
+      versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startTimeoutMs()),
       reached: id => transport.reached(id),
       roots: this.roots,
       ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
