@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ElicitationHandler, SamplingHandler } from '../../src/core';
-import { createTestHost, fixtureServer, node, text } from './helpers';
+import { createTestHost, fixtureServer, node, text, waitFor } from './helpers';
 
 describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
   this.timeout(30_000);
@@ -25,7 +25,7 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
   }
 
   for (const [protocol, expected] of [[undefined, '2026-07-28'], ['2026-07-28', '2026-07-28'], ['2025-11-25', '2025-11-25']] as const) {
-    it(`"protocol": ${protocol ?? '(auto)'} negotiates ${expected}; elicitation and sampling reach the same ports`, async () => {
+    it(`"protocol": ${protocol ?? '(auto)'} negotiates ${expected}; elicitation and sampling reach the same ports; a subscription hears of changes`, async () => {
       const { host, asked } = eraHost();
       try {
         await host.apply({ era: { ...node(fixtureServer('era2026')), ...(protocol ? { protocol } : {}) } });
@@ -36,6 +36,15 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
         assert.equal(text(await s.callTool('greet', {})), 'Hello, Ada!');
         assert.equal(text(await s.callTool('summarize', { text: 'a long story' })), 'SUMMARY short');
         assert.deepEqual(asked, ['elicitation:era:What is your name?', 'sampling:era:{"type":"text","text":"Summarize: a long story"}']);
+
+        // A subscription (subscriptions/listen on 2026-07-28, resources/subscribe before) hears of a change.
+        const updated: string[] = [];
+        const listener = s.onDidUpdateResource(uri => updated.push(uri));
+        try {
+          await s.subscribe('era://counter');
+          assert.equal(text(await s.callTool('bump', {})), 'count 1');
+          await waitFor(() => updated.includes('era://counter'), 'notifications/resources/updated for era://counter');
+        } finally { listener.dispose(); }
       } finally { await host.shutdown(); }
     });
   }

@@ -1,4 +1,4 @@
-import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, ResourceNotFoundError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 /**
  * JSON-RPC codes our errors carry for the SDK's local failures (SDK 2.x names them with strings):
@@ -13,6 +13,17 @@ export class ServerError extends Error {
     super(`${server}: ${message}`, options);
     this.name = 'ServerError';
   }
+}
+
+/**
+ * The server has no such resource: -32002 from servers of the 2025 revisions, -32602 with the SDK's
+ * ResourceNotFoundError since 2026-07-28 (which the SDK also makes of a -32002).
+ */
+export function isResourceNotFound(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ResourceNotFoundError || (e as { code?: unknown }).code === -32002) return true;
+  }
+  return false;
 }
 
 /** "300 ms", "1.5 s", "60 s": a duration as a person reads it. */

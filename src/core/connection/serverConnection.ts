@@ -27,6 +27,7 @@ import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import { asStdioTransport, versionNegotiation } from './era';
+import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
@@ -92,6 +93,8 @@ export class ServerConnection extends Disposable {
   private toolsByName = new Map<string, Tool>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
+  /** Change notifications of a 2026-07-28 connection (`subscriptions/listen`); undefined on 2025-era ones. */
+  private listens?: ListenSubscriptions;
   /** This stdio server failed the `server/discover` probe: its later starts skip it. */
   private legacyEra = false;
   private _pid?: number;
@@ -327,8 +330,16 @@ export class ServerConnection extends Disposable {
   }
 
   async ping(opts?: CallOptions): Promise<void> { await this.request('ping', undefined, specTypeSchemas.EmptyResult, opts); }
-  async subscribe(uri: string): Promise<void> { await this.request('resources/subscribe', { uri }, specTypeSchemas.EmptyResult); }
-  async unsubscribe(uri: string): Promise<void> { await this.request('resources/unsubscribe', { uri }, specTypeSchemas.EmptyResult); }
+  async subscribe(uri: string): Promise<void> {
+    await this.ready({}, 'resources/subscribe');
+    if (this.listens) await this.listens.subscribe(uri);
+    else await this.request('resources/subscribe', { uri }, specTypeSchemas.EmptyResult);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    if (this.listens) await this.listens.unsubscribe(uri);
+    else await this.request('resources/unsubscribe', { uri }, specTypeSchemas.EmptyResult);
+  }
 
   tool(name: string): Tool | undefined { return this.toolsByName.get(name); }
 
@@ -455,6 +466,10 @@ export class ServerConnection extends Disposable {
       }
       if (gen !== this.generation) { await client.close().catch(() => {}); return; }
       this.client = client;
+      if (client.getProtocolEra() === 'modern') {
+        this.listens = new ListenSubscriptions(client, client.getServerCapabilities() ?? {}, this.logger);
+        this.listens.start().catch(() => { /* logged by ListenSubscriptions */ });
+      }
       this.transport = transport;
       this._transportKind = kind;
       this._protocolVersion = client.getNegotiatedProtocolVersion() ?? transport.protocolVersion;
@@ -548,6 +563,8 @@ export class ServerConnection extends Disposable {
   /** Unexpected exit: restart with backoff until the budget is spent, then stay in `error`. */
   private onCrash(gen: number, reason: string): void {
     this.closedReason = reason;
+    this.listens?.dispose();
+    this.listens = undefined;
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
@@ -583,6 +600,8 @@ export class ServerConnection extends Disposable {
     this.restartTimer = undefined;
     const client = this.client;
     const transport = this.transport;
+    this.listens?.dispose();
+    this.listens = undefined;
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;

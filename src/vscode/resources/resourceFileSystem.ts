@@ -8,13 +8,12 @@
  */
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import { CONNECTION_CLOSED, ServerError, type McpHost } from '../../core';
+import { CONNECTION_CLOSED, isResourceNotFound, ServerError, type McpHost } from '../../core';
 import { contentBytes } from './contents';
 import { decodeResourcePath, encodeResourcePath, RESOURCE_SCHEME, resourceKey, type ResourceRef } from './resourceUri';
 
 /** How long an unpinned read result answers repeated stats/reads (VS Code stats before and after reading). */
 const UNPINNED_TTL_MS = 3000;
-const RESOURCE_NOT_FOUND = -32002;
 
 interface Entry {
   result?: ReadResourceResult;
@@ -185,7 +184,7 @@ function readOnly(): vscode.FileSystemError {
 /** Maps read failures to file system errors whose message says what happened and what to do. */
 export function toFileSystemError(e: unknown, ref: ResourceRef): vscode.FileSystemError {
   if (e instanceof ServerError) {
-    if (e.code === RESOURCE_NOT_FOUND) return vscode.FileSystemError.FileNotFound(vscode.l10n.t('Resource not found: server "{0}" has no resource {1}.', ref.server, ref.uri));
+    if (isResourceNotFound(e)) return vscode.FileSystemError.FileNotFound(vscode.l10n.t('Resource not found: server "{0}" has no resource {1}.', ref.server, ref.uri));
     if (e.code === CONNECTION_CLOSED) {
       return vscode.FileSystemError.Unavailable(vscode.l10n.t('Cannot read {0}: {1}. Start the server from the MCP Servers view and try again.', ref.uri, e.message));
     }
