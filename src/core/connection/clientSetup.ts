@@ -15,6 +15,7 @@ import { BudgetExceededError } from '../budgets';
 import { errorText, type ResultSchema } from './requestPath';
 import type { ServerRoots } from './serverRoots';
 import { appsClientCapability } from '../apps/appTools';
+import { invalidHeaderAnnotation } from '../catalog/headerAnnotations';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 
@@ -103,11 +104,18 @@ export async function loadCatalogs(catalog: ServerCatalog, caps: ServerCapabilit
 type ListRequest = <T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema) => Promise<T>;
 
 /** One page of a catalogue through `send` (which works while the server is still starting). */
-export function fetchCatalogPage<K extends CatalogKind>(send: ListRequest, kind: K, cursor: string | undefined): Promise<Page<CatalogItems[K]>> {
+export function fetchCatalogPage<K extends CatalogKind>(send: ListRequest, kind: K, cursor: string | undefined, onRejectedTool?: (name: string, why: string) => void): Promise<Page<CatalogItems[K]>> {
   const params = cursor === undefined ? undefined : { cursor };
   const call = <T>(method: string, schema: ResultSchema) => send<T>(method, params, schema);
   switch (kind) {
-    case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', specTypeSchemas.ListToolsResult).then(r => ({ items: r.tools as CatalogItems[K][], nextCursor: r.nextCursor }));
+    case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', specTypeSchemas.ListToolsResult).then(r => ({
+      items: r.tools.filter(t => {
+        const problem = invalidHeaderAnnotation(t);
+        if (problem) onRejectedTool?.(t.name, problem);
+        return !problem;
+      }) as CatalogItems[K][],
+      nextCursor: r.nextCursor,
+    }));
     case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', specTypeSchemas.ListResourcesResult).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
     case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', specTypeSchemas.ListResourceTemplatesResult).then(
       r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }),

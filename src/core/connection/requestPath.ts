@@ -59,11 +59,16 @@ export function requestOptions(target: RequestTarget, opts: CallOptions): Reques
 }
 
 /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
-export async function sendRequest<T>(target: RequestTarget, method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+export function sendRequest<T>(target: RequestTarget, method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+  return sendWith(target, method, opts, (client, ro) => client.request({ method, params }, schema, ro) as Promise<T>);
+}
+
+/** Like {@link sendRequest}, with `send` making the call on the client (one of its typed methods). */
+export async function sendWith<T>(target: RequestTarget, method: string, opts: CallOptions, send: (client: Client, ro: RequestOptions) => Promise<T>): Promise<T> {
   const client = await target.runningClient(method, opts);
   const ro = requestOptions(target, opts);
   try {
-    return await withAuthRetry(() => client.request({ method, params }, schema, ro)) as T;
+    return await withAuthRetry(() => send(client, ro));
   } catch (err) {
     if (target.isExpiredSession(err) && client === target.currentClient()) {
       // Spec: a 404 for our session id means the server dropped it; start a new session and retry once.
@@ -71,7 +76,7 @@ export async function sendRequest<T>(target: RequestTarget, method: string, para
       await target.reinitialize();
       const again = target.currentClient();
       if (!again) throw target.notRunning(method);
-      try { return await withAuthRetry(() => again.request({ method, params }, schema, ro)) as T; }
+      try { return await withAuthRetry(() => send(again, ro)); }
       catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason()); }
     }
     if (describeNetworkError(err)) target.unreachable(client, err);

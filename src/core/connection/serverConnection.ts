@@ -16,6 +16,7 @@ import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
+import { plainText } from '../text/plainText';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
 import { CONNECTION_CLOSED, describeExit, describeNetworkError, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
@@ -24,7 +25,7 @@ import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
-import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { callToolAsTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import { asStdioTransport, versionNegotiation } from './era';
 import { ListenSubscriptions } from './listenSubscriptions';
@@ -141,7 +142,8 @@ export class ServerConnection extends Disposable {
       notRunning: method => this.notRunning(method),
       unreachable: (client, err) => this.connectionLost(this.generation, client, err),
     };
-    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c), this.logger, options.listChangedDebounceMs, this.budget.limits));
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c,
+      (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
     this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => {
       if (kind !== 'tools') return;
@@ -305,7 +307,9 @@ export class ServerConnection extends Disposable {
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
       ? await callToolAsTask(this.requests, name, args, opts)
-      : await this.request<CallToolResult>('tools/call', { name, arguments: args }, specTypeSchemas.CallToolResult, opts);
+      // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
+      // (2026-07-28 over HTTP); the output schema is checked below, by our validators only.
+      : await sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, { ...ro, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) }));
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
       if (problem) throw new ServerError(this.name, problem, ProtocolErrorCode.InvalidParams);
