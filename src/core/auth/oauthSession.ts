@@ -187,6 +187,9 @@ export class OAuthSession extends Disposable {
   private async runAuthorization(challenge: Challenge): Promise<void> {
     this.provider.reload();
     const stored = await this.provider.storedTokens();
+    // A token the server refuses may be one of an authorization server it no longer trusts (its
+    // metadata now names another, SEP-2352): discovery starts again, and a new server means a new client.
+    if (challenge.kind === 'unauthorized' && stored) await this.provider.forgetDiscovery();
     const silent = this.interaction === 'silent' || challenge.kind === 'expired';
     if (silent && challenge.kind !== 'expired' && (!stored || challenge.kind === 'insufficientScope')) {
       // Nothing to refresh, and nobody asked to sign in: no network, no browser.
