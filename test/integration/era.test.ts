@@ -58,6 +58,10 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
         assert.match(box.title ?? '', /What is your name\?/);
         box.value = 'Ada';
         await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        // The last step reviews the answers; Submit is the active item.
+        const review = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== box && 'items' in a ? a as vscode.QuickPick<vscode.QuickPickItem> : undefined; }, 10_000, 'the review step');
+        await waitFor(() => /Submit/.test(review.activeItems[0]?.label ?? ''), 5000, 'Submit to be active');
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
         assert.equal(textOf(await call), 'Hello, Ada!');
       });
 
