@@ -1,6 +1,6 @@
 // MCP Host's exported API (`activate()` of the extension "mcp-host.mcp-host"), for other extensions.
 // Generated from src/vscode/api.ts by `npm run api`; do not edit. Needs @types/vscode and, for the
-// MCP payload types, @modelcontextprotocol/sdk (types only) in the consuming project.
+// MCP payload types, @modelcontextprotocol/client (types only) in the consuming project.
 /**
  * The API returned from `activate()` for other extensions:
  *
@@ -8,7 +8,7 @@
  *   const result = await api.callTool('everything', 'echo', { message: 'hi' });
  *
  * Versioned: `version` changes only when a member is removed or changes meaning. MCP payloads use
- * the types of `@modelcontextprotocol/sdk/types.js` (protocol 2025-11-25).
+ * the types of `@modelcontextprotocol/client` (SDK 2.x; the payloads of protocol 2025-11-25 and 2026-07-28).
  *
  * Every extension gets this same object, so it is a frozen façade: everything it returns is a copy
  * (changing a listed tool changes nothing the host or another extension sees), and no member reaches
@@ -16,7 +16,7 @@
  * builds (src/vscode/testing).
  */
 import type * as vscode from 'vscode';
-import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
 /** Which list of a server changed. */
 export type CatalogKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';

@@ -71,21 +71,26 @@ async function unitSuite() {
   return suite;
 }
 
-/** The official MCP conformance suite's client scenarios against the core (test/conformance/run.mjs). */
-async function conformanceSuite() {
-  heading('conformance (@modelcontextprotocol/conformance client scenarios, Node 24)');
+/**
+ * The official MCP conformance suite's client scenarios against the core (test/conformance/run.mjs),
+ * one suite line per set: what each spec revision requires, and the extension scenarios we support.
+ */
+async function conformanceSuite(set) {
+  const name = `conformance ${set}`;
+  heading(`${name} (@modelcontextprotocol/conformance client scenarios, Node 24)`);
   const start = Date.now();
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-results-'));
   const resultsFile = path.join(tmp, 'results.json');
-  const r = await run(process.execPath, ['test/conformance/run.mjs', '--results', resultsFile], { timeoutMs: UNIT_TIMEOUT_MS });
+  const which = set === 'extensions' ? ['--extensions'] : ['--requirements', set];
+  const r = await run(process.execPath, ['test/conformance/run.mjs', ...which, '--results', resultsFile], { timeoutMs: UNIT_TIMEOUT_MS });
   let results;
   try { results = JSON.parse(await fs.readFile(resultsFile, 'utf8')); } catch { /* never written */ }
   await fs.rm(tmp, { recursive: true, force: true });
-  const suite = { name: 'conformance', passed: results?.passed ?? 0, failed: results?.failed ?? 0, ms: Date.now() - start };
+  const suite = { name, passed: results?.passed ?? 0, failed: results?.failed ?? 0, ms: Date.now() - start };
   if (!results) suite.error = `the conformance runner wrote no results (${r.error ?? 'no error reported'})`;
   else if (!results.finished) suite.error = `the conformance run did not finish (${results.error ?? r.error ?? 'unknown reason'})`;
   if (results?.failures?.length) {
-    console.log('\n  conformance failures:');
+    console.log(`\n  ${name} failures:`);
     for (const f of results.failures) console.log(`  ✗ ${f.title}\n      ${f.error}`);
   }
   return suite;
@@ -149,7 +154,10 @@ if (buildError) {
 } else {
   suites.push(await lintSuite());
   suites.push(await unitSuite());
-  suites.push(await conformanceSuite());
+  for (const set of ['2025-11-25', '2026-07-28']) suites.push(await conformanceSuite(set));
+  // Extension scenarios run only once we claim one (test/conformance/required-extensions.json).
+  const extensions = JSON.parse(await fs.readFile('test/conformance/required-extensions.json', 'utf8')).scenarios;
+  if (extensions.length) suites.push(await conformanceSuite('extensions'));
   suites.push(...await integrationSuites());
 }
 
@@ -165,9 +173,9 @@ for (const s of suites) {
   skipped += skips.length;
   failed += s.failed + (s.error ? 1 : 0) + unlisted.length;
   const counts = `${s.passed} passing, ${s.failed} failing, ${skips.length} skipped`;
-  console.log(`  ${s.name.padEnd(12)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(12)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
+  console.log(`  ${s.name.padEnd(24)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(24)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
   for (const t of skips) {
-    console.log(`  ${''.padEnd(12)} skipped: ${t} — ${Object.hasOwn(allowed, t) ? `allowed: ${allowed[t]}` : 'NOT listed in test/skipped-tests.json, counted as a failure'}`);
+    console.log(`  ${''.padEnd(24)} skipped: ${t} — ${Object.hasOwn(allowed, t) ? `allowed: ${allowed[t]}` : 'NOT listed in test/skipped-tests.json, counted as a failure'}`);
   }
 }
 if (buildError) console.log('  unit, conformance and integration tests were not run because the build failed');

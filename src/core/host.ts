@@ -2,7 +2,7 @@
  * The set of connections keyed by server name. `apply()` takes the raw servers setting, reports
  * problems per server, and starts/stops/restarts only what changed. Embeddable: no VS Code here.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { declarationKey, parseServers } from './config/parse';
 import type { ConfigProblem, ServerDeclaration } from './config/types';
 import { Disposable, Emitter, type Event, type IDisposable } from './events';

@@ -11,7 +11,7 @@ export * from './config/inputBindings';
 export * from './config/inputVault';
 export { McpHost, type HostOptions, type ApplyResult, type CatalogChange, type Owned } from './host';
 export { ServerConnection, type ServerState, type StateChange, type CallOptions, type ConnectionOptions, type ToolCallOptions } from './connection/serverConnection';
-export { ServerError } from './connection/errors';
+export { CONNECTION_CLOSED, isResourceNotFound, REQUEST_TIMEOUT, ServerError } from './connection/errors';
 export { defaultRestartOptions, type RestartOptions } from './connection/restartPolicy';
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';

@@ -2,7 +2,7 @@
  * What the core needs from its embedder (VS Code, a CLI, a test). Every port is optional; a
  * capability whose handler is absent is not declared to servers, and requests for it are refused.
  */
-import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, Implementation, Root } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, Implementation, Root } from '@modelcontextprotocol/client';
 import type { Event } from './events';
 import type { Logger } from './logger';
 import type { VariableContext } from './config/types';

@@ -5,7 +5,7 @@
  *   const result = await api.callTool('everything', 'echo', { message: 'hi' });
  *
  * Versioned: `version` changes only when a member is removed or changes meaning. MCP payloads use
- * the types of `@modelcontextprotocol/sdk/types.js` (protocol 2025-11-25).
+ * the types of `@modelcontextprotocol/client` (SDK 2.x; the payloads of protocol 2025-11-25 and 2026-07-28).
  *
  * Every extension gets this same object, so it is a frozen façade: everything it returns is a copy
  * (changing a listed tool changes nothing the host or another extension sees), and no member reaches
@@ -13,7 +13,7 @@
  * builds (src/vscode/testing).
  */
 import type * as vscode from 'vscode';
-import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 
 // Self-contained on purpose: only `vscode` and the SDK's protocol types are imported, because the
 // shipped api.d.ts is generated from this file (`npm run api`). The core's types are checked against

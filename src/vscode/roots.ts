@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import { Disposable, Emitter, type RootsPort } from '../core';
 import { readUserRoots, SECTION } from './config';
 

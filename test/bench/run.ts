@@ -51,7 +51,7 @@ async function sequential(): Promise<void> {
   const same = await rawReady(sameTransport());
   const sdk = await rawReady(sdkTransport());
   const paths: Record<'host' | 'same' | 'sdk', (text: string) => Promise<CallToolResult>> = {
-    host: text => conn.callTool('echo', { text }),
+    host: text => conn.callTool('echo', { text }) as Promise<unknown> as Promise<CallToolResult>,
     same: text => rawCall(same, text),
     sdk: text => rawCall(sdk, text),
   };
@@ -107,7 +107,7 @@ async function concurrent(): Promise<void> {
   const conns = ['a', 'b', 'c'].map(n => host.require(n));
   const raws = await Promise.all([0, 1, 2].map(() => rawReady(sameTransport())));
   const paths = {
-    host: (i: number, text: string) => conns[i % 3].callTool('echo', { text }),
+    host: (i: number, text: string) => conns[i % 3].callTool('echo', { text }) as Promise<unknown> as Promise<CallToolResult>,
     raw: (i: number, text: string) => rawCall(raws[i % 3], text),
   };
   const burst = async (n: keyof typeof paths, tag: string) => {

@@ -1,5 +1,5 @@
 // What a conformance run must have covered to count as passed: a run that executed no scenario, or
-// fewer than the required set (test/conformance/required.json) — because the pinned suite dropped or
+// fewer than the required set (test/conformance/required-<set>.json) — because the pinned suite dropped or
 // renamed one, the listing failed to parse, or a scenario never reported — is a failure, not a green run.
 
 /**
@@ -16,7 +16,7 @@ export function coverageProblems({ required, listed, ran, grep }) {
   }
   const listedSet = new Set(listed), ranSet = new Set(ran);
   for (const s of required.filter(selects)) {
-    if (!listedSet.has(s)) problems.push({ title: `conformance ${s}`, error: 'required (test/conformance/required.json) but the installed suite does not list it' });
+    if (!listedSet.has(s)) problems.push({ title: `conformance ${s}`, error: 'required (test/conformance/required-<set>.json) but the installed suite does not list it' });
     else if (!ranSet.has(s)) problems.push({ title: `conformance ${s}`, error: 'required but it reported no result' });
   }
   return problems;

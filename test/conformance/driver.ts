@@ -21,8 +21,24 @@ import {
 /** The conformance suite's fixed client ID metadata document URL (its CIMD scenario expects exactly this). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** Arguments for the tools the client scenarios offer; other tools get `{}`. */
+/** Arguments for the tools the client scenarios offer; other tools get a value for every parameter (see sampleArguments). */
 const TOOL_ARGUMENTS: Record<string, Record<string, unknown>> = { add_numbers: { a: 5, b: 3 } };
+
+/**
+ * A value for each required parameter (its default when it has one), as a person filling the call
+ * would give; strings carry a non-ASCII letter, so header mirroring has to encode them.
+ */
+function sampleArguments(schema: { properties?: Record<string, { type?: unknown; default?: unknown }>; required?: string[] }): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(schema.properties ?? {})) {
+    if (!schema.required?.includes(name)) continue;
+    if (p.default !== undefined) args[name] = p.default;
+    else if (p.type === 'string') args[name] = 'conformance ü';
+    else if (p.type === 'integer' || p.type === 'number') args[name] = 1;
+    else if (p.type === 'boolean') args[name] = true;
+  }
+  return args;
+}
 
 const stderrLogger = (prefix: string): Logger => {
   const write = (level: string) => (m: string | Error) => process.stderr.write(`[${prefix}] ${level} ${String(m)}\n`);
@@ -81,7 +97,7 @@ async function main(): Promise<number> {
     if (server.state !== 'running') throw new Error(`the server is ${server.state}: ${server.message ?? ''}`);
     for (const tool of server.catalog.get('tools')) {
       try {
-        const result = await server.callTool(tool.name, TOOL_ARGUMENTS[tool.name] ?? {});
+        const result = await server.callTool(tool.name, TOOL_ARGUMENTS[tool.name] ?? sampleArguments(tool.inputSchema as Parameters<typeof sampleArguments>[0]));
         log.info(`${tool.name} → ${JSON.stringify(result.content).slice(0, 300)}`);
       } catch (e) {
         failures++;

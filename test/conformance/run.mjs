@@ -1,18 +1,23 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in devDependencies)
-// against our host core: every client scenario of spec versions 2025-06-18 and 2025-11-25 runs with
-// out/test/conformance/driver.js as the client command (build first: npm run build:tests).
+// against our host core, with out/test/conformance/driver.js as the client command (build first:
+// npm run build:tests). One run covers one set of client scenarios:
+//   --requirements <revision>  exactly what the suite says that spec revision requires (2025-11-25,
+//                              2026-07-28), each scenario run at that revision's wire
+//   --extensions               the extension scenarios we support (reported apart: never scored)
 // The suite needs Node >= 22: it runs on the test rig's Node 24 (test/rig/install.mjs); the driver
 // runs on the Node running this script.
 //
 // A scenario passes when the suite says so (no FAILURE, no WARNING, client exit accepted) and it
 // recorded at least one SUCCESS check (a client that did nothing passes some scenarios vacuously).
-// The run fails when no scenario ran, or when a scenario of test/conformance/required.json (the ones we
-// claim; those the --grep selects) was not listed by the suite or reported nothing (coverage.mjs).
+// The run fails when no scenario ran, or when a scenario of the set's required list
+// (test/conformance/required-<set>.json, the ones we claim; those the --grep selects) was not listed by
+// the suite or reported nothing (coverage.mjs): a scenario silently disappearing is a failure.
 //
-// Usage: node test/conformance/run.mjs [--results <file.json>] [--grep <re>] [--keep]
+// Usage: node test/conformance/run.mjs (--requirements <revision> | --extensions) [--results <file.json>] [--grep <re>] [--keep]
 //   --results  writes {passed, failed, finished, scenarios, failures} for test/run-all.mjs
 //   --keep     keeps the suite's per-scenario output (checks.json, stdout/stderr of the driver)
-// Environment: MCP_HOST_TEST_GREP (like --grep), MCP_HOST_CONFORMANCE_JOBS (parallel scenarios, default 2).
+// Environment: MCP_HOST_TEST_GREP (like --grep), MCP_HOST_CONFORMANCE_JOBS (parallel scenarios, default 2),
+// MCP_HOST_CONFORMANCE_CLI (the suite's dist/index.js, to try a version not yet in node_modules).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
@@ -23,9 +28,10 @@ import { ensureInstalled, rigPaths } from '../rig/install.mjs';
 import { coverageProblems } from './coverage.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const CLI = process.env.MCP_HOST_CONFORMANCE_CLI || path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const DRIVER = path.join(REPO, 'out', 'test', 'conformance', 'driver.js');
-const SPEC_VERSIONS = ['2025-06-18', '2025-11-25'];
+/** The revision extension scenarios run at: the newest the host speaks. */
+const NEWEST_REVISION = '2026-07-28';
 const SCENARIO_TIMEOUT_MS = 30_000;
 
 const args = process.argv.slice(2);
@@ -33,6 +39,9 @@ const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1
 const resultsFile = opt('--results');
 const grep = opt('--grep') ?? process.env.MCP_HOST_TEST_GREP;
 const keep = args.includes('--keep');
+const requirements = opt('--requirements');
+const extensions = args.includes('--extensions');
+const set = extensions ? 'extensions' : requirements;
 const jobs = Math.max(1, Number(process.env.MCP_HOST_CONFORMANCE_JOBS) || 2);
 
 function run(cmd, argv, { timeoutMs = 120_000, env } = {}) {
@@ -53,21 +62,32 @@ async function node24() {
   return (await ensureInstalled()).node;
 }
 
-/** Client scenarios the installed suite lists for our spec versions (cumulative lists, deduplicated). */
+/**
+ * The client scenarios of this run, from the suite's own frozen list: `list --requirements <rev>` prints
+ * the required client scenarios under "Client scenarios", then the extension scenarios (run, never
+ * scored) as "- name [client]" under "extension (N):".
+ */
 async function listScenarios(node) {
-  const names = new Set();
-  for (const version of SPEC_VERSIONS) {
-    const r = await run(node, [CLI, 'list', '--client', '--spec-version', version]);
-    if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
-    for (const m of r.stdout.matchAll(/^\s+- (\S+) \[/gm)) names.add(m[1]);
+  const revision = requirements ?? NEWEST_REVISION;
+  const r = await run(node, [CLI, 'list', '--client', '--requirements', revision]);
+  if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
+  const section = (start, end) => {
+    const from = r.stdout.indexOf(start);
+    if (from < 0) return '';
+    const to = end ? r.stdout.indexOf(end, from) : -1;
+    return r.stdout.slice(from, to < 0 ? undefined : to);
+  };
+  if (extensions) {
+    const ext = section('  extension (', '\n  added-after-release') || section('  extension (');
+    return [...ext.matchAll(/^\s+- (\S+) \[client\]/gm)].map((m) => m[1]);
   }
-  return [...names];
+  return [...section('Client scenarios', 'Run and reported').matchAll(/^\s+- (\S+)\s*$/gm)].map((m) => m[1]);
 }
 
 async function runScenario(node, scenario, outDir) {
   const start = Date.now();
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(DRIVER)}`;
-  const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
+  const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, '--spec-version', requirements ?? NEWEST_REVISION, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
   let checks = [];
   try { checks = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))); } catch { /* no JSON: reported below */ }
   const count = (s) => checks.filter((c) => c.status === s).length;
@@ -84,15 +104,18 @@ async function runScenario(node, scenario, outDir) {
 }
 
 async function main() {
+  if (!set) throw new Error('say which scenarios: --requirements <revision> (2025-11-25, 2026-07-28) or --extensions');
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm install (devDependency @modelcontextprotocol/conformance)`);
   if (!existsSync(DRIVER)) throw new Error(`${DRIVER} is missing: run npm run build:tests`);
   const node = await node24();
   const version = JSON.parse(await fs.readFile(path.join(path.dirname(CLI), '..', 'package.json'), 'utf8')).version;
   const listed = await listScenarios(node);
-  const required = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', 'required.json'), 'utf8')).scenarios;
-  let scenarios = listed;
+  const required = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', `required-${set}.json`), 'utf8')).scenarios;
+  // Extension scenarios are never scored by the suite: we run the ones we claim and name the rest.
+  let scenarios = extensions ? listed.filter((s) => required.includes(s)) : listed;
+  if (extensions) for (const s of listed.filter((x) => !required.includes(x))) console.log(`  - ${s}: not supported (not in required-extensions.json)`);
   if (grep) scenarios = scenarios.filter((s) => new RegExp(grep).test(`conformance ${s}`));
-  console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (spec ${SPEC_VERSIONS.join(', ')}), ${jobs} at a time`);
+  console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (${extensions ? 'extensions' : `requirements ${requirements}`}), ${jobs} at a time`);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-'));
   const results = [];
   const queue = [...scenarios];
@@ -109,7 +132,7 @@ async function main() {
   for (const m of missing) console.log(`  ✗ ${m.title}: ${m.error}`);
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed + missing.length;
-  console.log(`conformance: ${results.length} scenarios, ${passed} passed, ${failed} failed; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
+  console.log(`conformance ${set}: ${results.length} scenarios, ${passed} passed, ${failed} failed; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
   if (resultsFile) {
     await fs.writeFile(resultsFile, JSON.stringify({
       passed, failed, finished: true, scenarios: results.length,

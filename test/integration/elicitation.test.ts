@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../src/core';
 import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
 import { scriptedLm, selectItems, setSetting, waitFor } from './helpers';

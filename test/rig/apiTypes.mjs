@@ -15,7 +15,7 @@ export const TARGET = path.join(REPO, 'api.d.ts');
 
 const HEADER = `// MCP Host's exported API (\`activate()\` of the extension "mcp-host.mcp-host"), for other extensions.
 // Generated from src/vscode/api.ts by \`npm run api\`; do not edit. Needs @types/vscode and, for the
-// MCP payload types, @modelcontextprotocol/sdk (types only) in the consuming project.
+// MCP payload types, @modelcontextprotocol/client (types only) in the consuming project.
 `;
 
 /** The d.ts text generated from the current src/vscode/api.ts. */
@@ -27,7 +27,7 @@ export async function generateApiTypes() {
     reportDiagnostics: true,
   });
   if (diagnostics?.length) throw new Error(`src/vscode/api.ts: ${diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('; ')}`);
-  const imports = [...outputText.matchAll(/from '([^']+)'/g)].map((m) => m[1]).filter((m) => m !== 'vscode' && !m.startsWith('@modelcontextprotocol/sdk/'));
+  const imports = [...outputText.matchAll(/from '([^']+)'/g)].map((m) => m[1]).filter((m) => m !== 'vscode' && m !== '@modelcontextprotocol/client');
   if (imports.length) throw new Error(`src/vscode/api.ts must stay self-contained (it imports ${imports.join(', ')})`);
   return HEADER + outputText;
 }

@@ -12,12 +12,16 @@ type Coverage = (run: { required: string[]; listed: string[]; ran: string[]; gre
 
 describe('conformance runner coverage', () => {
   let coverageProblems: Coverage;
-  const required = (JSON.parse(fs.readFileSync(path.join(repo, 'test/conformance/required.json'), 'utf8')) as { scenarios: string[] }).scenarios;
+  const requiredOf = (set: string) => (JSON.parse(fs.readFileSync(path.join(repo, `test/conformance/required-${set}.json`), 'utf8')) as { scenarios: string[] }).scenarios;
+  const required = requiredOf('2025-11-25');
   before(async () => { ({ coverageProblems } = await import(path.join(repo, 'test/conformance/coverage.mjs')) as { coverageProblems: Coverage }); });
 
-  it('requires the 18 client scenarios the README claims', () => {
+  it('requires the 18 client scenarios of 2025-11-25 and the 32 of 2026-07-28 the suite requires', () => {
     assert.equal(required.length, 18);
     assert.equal(new Set(required).size, required.length);
+    const modern = requiredOf('2026-07-28');
+    assert.equal(modern.length, 32);
+    assert.equal(new Set(modern).size, modern.length);
   });
 
   it('a run of every required scenario passes the coverage check', () => {

@@ -4,7 +4,7 @@
  * consent prompt uses.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { hasHiddenCharacters, plainText, toolDefinitionHash, ToolApprovals, type ApprovalStorage, type McpHost, type ServerConnection } from '../../src/core';
 import { createTestHost, fixtureServer, node, waitFor, waitForState } from './helpers';
 

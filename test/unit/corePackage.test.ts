@@ -90,7 +90,7 @@ describe('@mcp-host/core package (packed, installed offline into a fresh project
 
   it('its declarations type-check a TypeScript embedder (the README example as .ts), and reject a misuse', async () => {
     // As the README says: the SDK (protocol types) and @types/node as dev dependencies of the embedder.
-    for (const dep of ['@modelcontextprotocol/sdk', '@types/node']) {
+    for (const dep of ['@modelcontextprotocol/client', '@types/node']) {
       fs.mkdirSync(path.dirname(path.join(project, 'node_modules', dep)), { recursive: true });
       if (!fs.existsSync(path.join(project, 'node_modules', dep))) fs.symlinkSync(path.join(repoRoot, 'node_modules', dep), path.join(project, 'node_modules', dep), 'dir');
     }

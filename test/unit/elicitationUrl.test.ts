@@ -3,7 +3,7 @@
  * and retry, completion tracking — against server-everything and the eliciting fixture over stdio.
  */
 import * as assert from 'node:assert/strict';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import {
   ElicitationTracker, Emitter, isMixedScript, retryAfterUrlElicitation, reviewUrl, ServerError, urlElicitationsOf,
   type ElicitationCompletion, type McpHost, type ServerRef, type UrlReview,

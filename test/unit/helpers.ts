@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import { Emitter, LogLevel, McpHost, type HostOptions, type HostPorts, type Logger, type ServerConnection, type ServerState } from '../../src/core';
 
 export const repoRoot = path.resolve(__dirname, '../../..');

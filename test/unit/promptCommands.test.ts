@@ -1,6 +1,6 @@
 /** Prompt command ids, `/prompt` parsing and the argument step loop (pure parts of prompts-as-commands). */
 import * as assert from 'node:assert/strict';
-import type { PromptArgument } from '@modelcontextprotocol/sdk/types.js';
+import type { PromptArgument } from '@modelcontextprotocol/client';
 import { collectArguments, parsePromptCommand, promptCommandId, promptCommandIds, PromptError, type ArgumentStep, type StepAnswer } from '../../src/core/prompts';
 
 const known = [

@@ -1,6 +1,6 @@
 /** Prompt results → Markdown (editor) and → chat request (query + attachments); pure functions. */
 import * as assert from 'node:assert/strict';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { promptChatRequest, renderPromptMarkdown } from '../../src/core/prompts';
 import { code, fence } from '../../src/core/prompts/promptMarkdown';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { samplingRequestProblems, validateSamplingRequest, type CreateMessageParams } from '../../src/core/sampling';
 
 const tools = [{ name: 'calc', inputSchema: { type: 'object' as const } }];

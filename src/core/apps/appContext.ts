@@ -4,7 +4,7 @@
  * cleaned, bounded and marked as the app's (never the user's), and a file is only a name without
  * any folder plus bounded bytes — where it goes is the user's choice in a save dialog.
  */
-import type { ContentBlock, EmbeddedResource } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, EmbeddedResource } from '@modelcontextprotocol/client';
 import { plainText } from '../text/plainText';
 
 /** Most characters of context one app may add to a model request. */

@@ -4,7 +4,7 @@
  * `_meta.ui.csp`, and what else its `_meta.ui` asks for. Anything that is not an app resource is refused
  * with a reason the user can read.
  */
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { APP_MIME_TYPE } from './appTools';
 import { buildAppCsp, type AppCsp } from './csp';
 

@@ -3,13 +3,13 @@
  * resource renders it and who may call it. Servers are attackers: anything malformed means "no UI"
  * and the default visibility, never more access.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The client capability an embedder that renders apps declares (under `capabilities.extensions`). */
-export const appsClientCapability = { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } as const;
+export const appsClientCapability: Record<string, { mimeTypes: string[] }> = { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
 
 function uiMeta(tool: Pick<Tool, '_meta'>): Record<string, unknown> | undefined {
   const ui = tool._meta?.ui;

@@ -4,7 +4,7 @@
  * a browser would for an authorization server that approves without asking (a test server, or a
  * session the user already consented to). It never fills in a login form.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import {
   AuthorizationError,
   type AuthorizationChannel, type AuthorizationRequest, type AuthTarget, type AuthUserAgent, type ClientCredentials, type SecretStore,

@@ -13,8 +13,8 @@
  * nothing that needs the user happens (a `SignInRequiredError` is thrown instead).
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 import { checkOpenableUrl } from '../safeUrl';
 import { AuthStorage, type StoredClient, type StoredTokens } from './storage';
@@ -35,6 +35,8 @@ export class AuthFlow {
   state?: string;
   codeVerifier?: string;
   code?: string;
+  /** The authorization response's RFC 9207 `iss`, checked here and handed to the SDK, which checks it again. */
+  iss?: string;
   /** `scope` of the authorization request, for when the token response does not say. */
   requestedScope?: string;
   private opening?: Promise<AuthorizationChannel>;
@@ -103,6 +105,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
       // A native app cannot keep a secret (RFC 8252 §8.5): a public client.
       token_endpoint_auth_method: 'none',
       ...base,
+      // Spec 2026-07-28 (SEP-837): registration names the kind of client; an editor on the user's
+      // machine with loopback or custom-scheme redirects is a native one, whatever the embedder says.
+      application_type: 'native',
       redirect_uris: [this.redirectUrl],
     };
   }
@@ -175,6 +180,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     }
     if (!flow?.interactive) throw new SignInRequiredError();
     // No client yet: registration needs the redirect URI, so the channel opens now.
+    const registeredWith = flow.channel !== undefined;
     await flow.ensureChannel();
     const md = await this.metadata();
     if (md?.client_id_metadata_document_supported === true && this.clientMetadataUrl) {
@@ -182,6 +188,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
       return undefined; // the SDK uses clientMetadataUrl
     }
     if (md?.registration_endpoint) {
+      // The SDK reads clientMetadata (with its redirect URI) before it asks us for the client: when
+      // the channel opened only just now, that read saw no redirect URI, so auth() starts again.
+      if (!registeredWith) throw new RegisterAgainError();
       this.options.logger.info('OAuth: registering a client dynamically (RFC 7591)');
       return undefined; // the SDK registers
     }
@@ -293,12 +302,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const response = await channel.authorize({
       server: this.options.target, reason: flow.reason, authorizationUrl, scope: flow.requestedScope, state: flow.state, signal: flow.signal,
     });
-    flow.code = await this.checkResponse(response, flow.state);
+    ({ code: flow.code, iss: flow.iss } = await this.checkResponse(response, flow.state));
     this.remember(flow.code);
   }
 
   /** Verifies the authorization response (RFC 6749 §4.1.2, RFC 9207) and returns its code. */
-  private async checkResponse(response: URL, state: string): Promise<string> {
+  private async checkResponse(response: URL, state: string): Promise<{ code: string; iss?: string }> {
     const q = response.searchParams;
     // `state` first: a response that is not ours must not even be interpreted.
     if (q.get('state') !== state) throw new AuthorizationError('the authorization response carried a different state than the request; it was ignored');
@@ -320,7 +329,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (iss !== null && iss !== expectedIssuer) throw new AuthorizationError(`the authorization response came from issuer ${iss}, expected ${expectedIssuer ?? 'none (the metadata names no issuer)'}`);
     const code = q.get('code');
     if (!code) throw new AuthorizationError('the authorization response has no code');
-    return code;
+    return { code, iss: iss ?? undefined };
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {

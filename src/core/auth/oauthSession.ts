@@ -14,9 +14,9 @@
  * `SignInRequiredError`), `signIn` (the user asked), `running` (a user-driven request hit 401/403;
  * the user agent may ask for consent before opening the browser).
  */
-import { auth, extractWWWAuthenticateParams, type AuthResult } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, extractWWWAuthenticateParams, type AuthResult } from '@modelcontextprotocol/client';
+import { OAuthError } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, type Logger } from '../logger';
 import { AuthFlow, McpOAuthProvider, RegisterAgainError } from './oauthProvider';
@@ -187,6 +187,9 @@ export class OAuthSession extends Disposable {
   private async runAuthorization(challenge: Challenge): Promise<void> {
     this.provider.reload();
     const stored = await this.provider.storedTokens();
+    // A token the server refuses may be one of an authorization server it no longer trusts (its
+    // metadata now names another, SEP-2352): discovery starts again, and a new server means a new client.
+    if (challenge.kind === 'unauthorized' && stored) await this.provider.forgetDiscovery();
     const silent = this.interaction === 'silent' || challenge.kind === 'expired';
     if (silent && challenge.kind !== 'expired' && (!stored || challenge.kind === 'insufficientScope')) {
       // Nothing to refresh, and nobody asked to sign in: no network, no browser.
@@ -208,7 +211,7 @@ export class OAuthSession extends Disposable {
       }
       if (result === 'REDIRECT') {
         if (!flow.code) throw new SignInRequiredError();
-        result = await auth(this.provider, { ...options, authorizationCode: flow.code });
+        result = await auth(this.provider, { ...options, authorizationCode: flow.code, iss: flow.iss });
       }
       if (result !== 'AUTHORIZED') throw new SignInRequiredError();
       this.freshGeneration = this.tokenGeneration;
@@ -239,7 +242,7 @@ export class OAuthSession extends Disposable {
 /** SDK and network errors → our error types with messages a user can act on. */
 function toAuthError(e: unknown): Error {
   if (e instanceof SignInRequiredError || e instanceof AuthorizationError || e instanceof InsufficientScopeError) return e;
-  if (e instanceof OAuthError) return new AuthorizationError(`the authorization server answered ${e.errorCode}${e.message ? `: ${e.message}` : ''}`, { cause: e });
+  if (e instanceof OAuthError) return new AuthorizationError(`the authorization server answered ${e.code}${e.message ? `: ${e.message}` : ''}`, { cause: e });
   // The SDK validates discovery documents with zod; its error message is a JSON dump of the issues.
   const issues = (e as { issues?: { path?: unknown[]; message?: string }[] }).issues;
   if (e instanceof Error && Array.isArray(issues)) {

@@ -4,8 +4,8 @@
  * - tokens per MCP server URL *and* authorization server (issuer),
  * - client registrations per authorization server (one registration serves every server behind it).
  */
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from './types';
 
 export interface StoredTokens {
@@ -32,6 +32,14 @@ export function normalizeServerUrl(url: string | URL): string {
   return u.href;
 }
 
+/**
+ * One key per authorization server: the SDK names an issuer with or without one trailing `/`
+ * (RFC 8414 §3.3's one tolerance), and both must find the same client and tokens.
+ */
+function issuerKey(issuer: string): string {
+  return issuer.endsWith('/') ? issuer.slice(0, -1) : issuer;
+}
+
 export class AuthStorage {
   constructor(private readonly store: SecretStore) {}
 
@@ -53,9 +61,9 @@ export class AuthStorage {
   discovery(serverUrl: string): Promise<OAuthDiscoveryState | undefined> { return this.read(AuthStorage.key('discovery', serverUrl)); }
   saveDiscovery(serverUrl: string, state: OAuthDiscoveryState | undefined): Promise<void> { return this.write(AuthStorage.key('discovery', serverUrl), state); }
 
-  tokens(serverUrl: string, issuer: string): Promise<StoredTokens | undefined> { return this.read(AuthStorage.key('tokens', serverUrl, issuer)); }
-  saveTokens(serverUrl: string, issuer: string, tokens: StoredTokens | undefined): Promise<void> { return this.write(AuthStorage.key('tokens', serverUrl, issuer), tokens); }
+  tokens(serverUrl: string, issuer: string): Promise<StoredTokens | undefined> { return this.read(AuthStorage.key('tokens', serverUrl, issuerKey(issuer))); }
+  saveTokens(serverUrl: string, issuer: string, tokens: StoredTokens | undefined): Promise<void> { return this.write(AuthStorage.key('tokens', serverUrl, issuerKey(issuer)), tokens); }
 
-  client(issuer: string): Promise<StoredClient | undefined> { return this.read(AuthStorage.key('client', issuer)); }
-  saveClient(issuer: string, client: StoredClient | undefined): Promise<void> { return this.write(AuthStorage.key('client', issuer), client); }
+  client(issuer: string): Promise<StoredClient | undefined> { return this.read(AuthStorage.key('client', issuerKey(issuer))); }
+  saveClient(issuer: string, client: StoredClient | undefined): Promise<void> { return this.write(AuthStorage.key('client', issuerKey(issuer)), client); }
 }

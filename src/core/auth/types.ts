@@ -4,7 +4,7 @@
  * SDK's `auth()`; the embedder supplies storage, a user agent that shows the authorization page
  * and receives the redirect, and client settings.
  */
-import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/client';
 import type { ServerRef } from '../ports';
 
 /**

@@ -5,8 +5,8 @@
  * transport can stop reading (stdio: the server's writes block), so a flood costs neither memory
  * nor the CPU to parse what would be dropped.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/client';
 import type { ServerLimits } from './limits';
 import { RateQueue } from './rateQueue';
 import type { BurstReporter } from './burstReporter';

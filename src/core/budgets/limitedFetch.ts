@@ -5,7 +5,7 @@
  * stream gets, for each request id of the POST it answers, an error response saying why, then ends,
  * so the call fails at once instead of at its timeout.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { MESSAGE_TOO_LARGE, describeOversized } from './oversized';
 
 export function limitedFetch(fetch: FetchLike, maxBytes: number): FetchLike {

@@ -2,7 +2,7 @@
  * One server's budget: its limits, the gated logger for what the server writes, and the
  * transport wrapper that rate-limits what it sends. A connection owns one for its lifetime.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 import { BudgetTransport, type FlowControl } from './budgetTransport';
 import { BurstReporter } from './burstReporter';

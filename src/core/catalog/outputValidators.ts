@@ -4,9 +4,9 @@
  * one schema is bad; here a bad schema disables validation for that tool only, with a warning.
  * Compiled validators are cached by schema text and compiled lazily on the first call.
  */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 
 type Compiled = JsonSchemaValidator<unknown> | { invalid: string };

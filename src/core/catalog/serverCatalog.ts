@@ -3,7 +3,7 @@
  * refreshed on `list_changed` by a debounced refresh (the SDK's own refresh reads only the first page).
  * Snapshots are immutable arrays replaced as a whole, so readers never see a half-updated list.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { Disposable, Emitter, type Event } from '../events';
 import type { Logger } from '../logger';
 import { BudgetExceededError, defaultServerLimits, formatBytes, MESSAGE_TOO_LARGE, type ServerLimits } from '../budgets';

@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import type { ServerDeclaration, VariableContext } from './types';
 import { substitute, VariableError } from './variables';
 import { workspaceVariableIn } from './trust';

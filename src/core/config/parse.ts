@@ -2,14 +2,14 @@
  * Validates the raw `mcpHost.servers` value (VS Code does not validate settings at run time).
  * One bad server never hides the good ones: each gets its own problems.
  */
-import type { ConfigProblem, HttpDeclaration, ParseResult, ServerDeclaration, StdioDeclaration } from './types';
+import { PROTOCOL_CHOICES, type ConfigProblem, type HttpDeclaration, type ParseResult, type ProtocolChoice, type ServerDeclaration, type StdioDeclaration } from './types';
 import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
 import { parseDev } from './devDecl';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
-const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'description', 'gallery', 'version', 'roots']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'protocol', 'description', 'gallery', 'version', 'roots']);
 
 export function parseServers(raw: unknown): ParseResult {
   const servers: ServerDeclaration[] = [];
@@ -69,6 +69,12 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     else startTimeoutMs = Math.round(v.startTimeout * 1000);
   }
 
+  let protocol: ProtocolChoice | undefined;
+  if (v.protocol !== undefined) {
+    if (!PROTOCOL_CHOICES.includes(v.protocol as ProtocolChoice)) error(`"protocol" must be one of ${PROTOCOL_CHOICES.map(c => `"${c}"`).join(', ')}.`, 'protocol');
+    else protocol = v.protocol as ProtocolChoice;
+  }
+
   const allowed = type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS;
   for (const key of Object.keys(v)) {
     if (allowed.has(key) || COMMON_FIELDS.has(key)) continue;
@@ -78,7 +84,7 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
 
   const checkVars = (field: string, s: string) => { for (const m of checkVariables(s)) error(`${field}: ${m}.`, field); };
   const roots = v.roots === undefined ? undefined : parseRoots(v.roots, error, checkVars);
-  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}), ...(roots ? { roots } : {}) };
+  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}), ...(roots ? { roots } : {}), ...(protocol ? { protocol } : {}) };
 
   if (type === 'stdio') {
     if (typeof v.command !== 'string' || !v.command.trim()) {

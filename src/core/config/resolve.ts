@@ -1,7 +1,7 @@
 /** Turns a declaration into what a transport needs: variables substituted, environment built. */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';

@@ -12,7 +12,17 @@ interface DeclarationBase {
   readonly startTimeoutMs?: number;
   /** Extra roots for this server only (paths; variables allowed, `${input:…}` not); see `declaredRoots.ts`. */
   readonly roots?: readonly string[];
+  /** Which protocol era to speak; absent means `auto`. */
+  readonly protocol?: ProtocolChoice;
 }
+
+/**
+ * `auto`: ask the server (`server/discover`) and fall back to `initialize` for a 2025-era server;
+ * a revision: speak exactly that one (`2025-11-25` skips the probe, `2026-07-28` fails loudly on a
+ * server that does not offer it).
+ */
+export type ProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ['auto', '2026-07-28', '2025-11-25'];
 
 export interface StdioDeclaration extends DeclarationBase {
   readonly type: 'stdio';

@@ -2,21 +2,20 @@
  * The SDK client of one connection: the capabilities we declare, handlers for the server's
  * requests (roots, sampling, elicitation) and notifications, and catalogue loading.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import {
-  CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ErrorCode, ElicitRequestSchema, ListPromptsResultSchema, ListResourcesResultSchema,
-  ListResourceTemplatesResultSchema, ListRootsRequestSchema, ListToolsResultSchema, LoggingMessageNotificationSchema, McpError,
-  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
-  type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError, ProtocolErrorCode, specTypeSchemas,
+  type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool, type VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
 import { logMcpMessage, redact, type Logger, type McpLogLevel } from '../logger';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
 import type { CatalogItems, CatalogKind, Page, ServerCatalog } from '../catalog/serverCatalog';
 import { findAuthError, SignInRequiredError } from '../auth';
 import { BudgetExceededError } from '../budgets';
-import { errorText } from './requestPath';
+import { errorText, type ResultSchema } from './requestPath';
 import type { ServerRoots } from './serverRoots';
 import { appsClientCapability } from '../apps/appTools';
+import { invalidHeaderAnnotation } from '../catalog/headerAnnotations';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 
@@ -35,6 +34,8 @@ export interface ClientHooks {
   onElicitationComplete(elicitationId: string): void;
   /** A server request reached our handler (see TracingTransport.onRefusedRequest). */
   reached(requestId: string | number): void;
+  /** How this client picks the protocol era (see era.ts). */
+  readonly versionNegotiation: VersionNegotiationOptions;
 }
 
 export function createHostClient(hooks: ClientHooks): Client {
@@ -45,36 +46,36 @@ export function createHostClient(hooks: ClientHooks): Client {
   if (ports.sampling) capabilities.sampling = { tools: {} };
   if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
   if (ports.apps) capabilities.extensions = { ...appsClientCapability };
-  const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities });
+  const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities, versionNegotiation: hooks.versionNegotiation });
   const ref = () => hooks.ref();
   if (hooks.roots.offered) {
-    client.setRequestHandler(ListRootsRequestSchema, async (_req, extra) => { hooks.reached(extra.requestId); return { roots: await hooks.roots.list(ref()) }; });
+    client.setRequestHandler('roots/list', async (_req, ctx) => { hooks.reached(ctx.mcpReq.id); return { roots: await hooks.roots.list(ref()) }; });
   }
   if (ports.sampling) {
     const sampling = ports.sampling;
-    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-      hooks.reached(extra.requestId);
-      try { return await sampling(ref(), req.params, extra.signal); }
+    client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
+      hooks.reached(ctx.mcpReq.id);
+      try { return await sampling(ref(), req.params, ctx.mcpReq.signal); }
       catch (e) {
-        if (e instanceof UserRejectedError) throw new McpError(-1, e.message);
+        if (e instanceof UserRejectedError) throw new ProtocolError(-1, e.message);
         throw e;
       }
     });
   }
   if (ports.elicitation) {
     const elicitation = ports.elicitation;
-    client.setRequestHandler(ElicitRequestSchema, (req, extra) => { hooks.reached(extra.requestId); return elicitation(ref(), req.params, extra.signal); });
+    client.setRequestHandler('elicitation/create', (req, ctx) => { hooks.reached(ctx.mcpReq.id); return elicitation(ref(), req.params, ctx.mcpReq.signal); });
   }
   const catalog = hooks.catalog;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => catalog.scheduleRefresh('tools'));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => catalog.scheduleRefresh('prompts'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => catalog.scheduleRefresh('tools'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => catalog.scheduleRefresh('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', () => {
     catalog.scheduleRefresh('resources');
     catalog.scheduleRefresh('resourceTemplates');
   });
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => hooks.onResourceUpdated(n.params.uri));
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, n => hooks.onElicitationComplete(n.params.elicitationId));
-  client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
+  client.setNotificationHandler('notifications/resources/updated', n => hooks.onResourceUpdated(n.params.uri));
+  client.setNotificationHandler('notifications/elicitation/complete', n => hooks.onElicitationComplete(n.params.elicitationId));
+  client.setNotificationHandler('notifications/message', n => {
     const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
     logMcpMessage(hooks.serverLog, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, hooks.secrets())}`);
   });
@@ -106,19 +107,26 @@ export async function loadCatalogs(catalog: ServerCatalog, caps: ServerCapabilit
   return signIn;
 }
 
-type ListRequest = <T>(method: string, params: Record<string, unknown> | undefined, schema: Parameters<Client['request']>[1]) => Promise<T>;
+type ListRequest = <T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema) => Promise<T>;
 
 /** One page of a catalogue through `send` (which works while the server is still starting). */
-export function fetchCatalogPage<K extends CatalogKind>(send: ListRequest, kind: K, cursor: string | undefined): Promise<Page<CatalogItems[K]>> {
+export function fetchCatalogPage<K extends CatalogKind>(send: ListRequest, kind: K, cursor: string | undefined, onRejectedTool?: (name: string, why: string) => void): Promise<Page<CatalogItems[K]>> {
   const params = cursor === undefined ? undefined : { cursor };
-  const call = <T>(method: string, schema: Parameters<Client['request']>[1]) => send<T>(method, params, schema);
+  const call = <T>(method: string, schema: ResultSchema) => send<T>(method, params, schema);
   switch (kind) {
-    case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', ListToolsResultSchema).then(r => ({ items: r.tools as CatalogItems[K][], nextCursor: r.nextCursor }));
-    case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', ListResourcesResultSchema).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
-    case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', ListResourceTemplatesResultSchema).then(
+    case 'tools': return call<{ tools: Tool[]; nextCursor?: string }>('tools/list', specTypeSchemas.ListToolsResult).then(r => ({
+      items: r.tools.filter(t => {
+        const problem = invalidHeaderAnnotation(t);
+        if (problem) onRejectedTool?.(t.name, problem);
+        return !problem;
+      }) as CatalogItems[K][],
+      nextCursor: r.nextCursor,
+    }));
+    case 'resources': return call<{ resources: CatalogItems['resources'][]; nextCursor?: string }>('resources/list', specTypeSchemas.ListResourcesResult).then(r => ({ items: r.resources as CatalogItems[K][], nextCursor: r.nextCursor }));
+    case 'resourceTemplates': return call<{ resourceTemplates: CatalogItems['resourceTemplates'][]; nextCursor?: string }>('resources/templates/list', specTypeSchemas.ListResourceTemplatesResult).then(
       r => ({ items: r.resourceTemplates as CatalogItems[K][], nextCursor: r.nextCursor }),
       // Templates are optional within the resources capability: a server without them has none, which is no failure.
-      e => { if ((e as { code?: unknown }).code === ErrorCode.MethodNotFound) return { items: [] }; throw e; });
-    default: return call<{ prompts: CatalogItems['prompts'][]; nextCursor?: string }>('prompts/list', ListPromptsResultSchema).then(r => ({ items: r.prompts as CatalogItems[K][], nextCursor: r.nextCursor }));
+      e => { if ((e as { code?: unknown }).code === ProtocolErrorCode.MethodNotFound) return { items: [] }; throw e; });
+    default: return call<{ prompts: CatalogItems['prompts'][]; nextCursor?: string }>('prompts/list', specTypeSchemas.ListPromptsResult).then(r => ({ items: r.prompts as CatalogItems[K][], nextCursor: r.nextCursor }));
   }
 }

@@ -1,4 +1,11 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ResourceNotFoundError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+
+/**
+ * JSON-RPC codes our errors carry for the SDK's local failures (SDK 2.x names them with strings):
+ * the values SDK 1.x used, which the UI and embedders already match on.
+ */
+export const CONNECTION_CLOSED = -32000;
+export const REQUEST_TIMEOUT = -32001;
 
 /** An error that names the server it came from, so a user reading it knows where to look. */
 export class ServerError extends Error {
@@ -6,6 +13,17 @@ export class ServerError extends Error {
     super(`${server}: ${message}`, options);
     this.name = 'ServerError';
   }
+}
+
+/**
+ * The server has no such resource: -32002 from servers of the 2025 revisions, -32602 with the SDK's
+ * ResourceNotFoundError since 2026-07-28 (which the SDK also makes of a -32002).
+ */
+export function isResourceNotFound(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ResourceNotFoundError || (e as { code?: unknown }).code === -32002) return true;
+  }
+  return false;
 }
 
 /** "300 ms", "1.5 s", "60 s": a duration as a person reads it. */
@@ -53,7 +71,8 @@ interface SchemaIssue { path?: (string | number)[]; message?: string; errors?: S
  * that failed (`params.requestedSchema.properties.address: Invalid input`); other text shortened.
  */
 export function summarizeRefusal(reason: string): string {
-  const text = reason.replace(/^MCP error -?\d+: /, '');
+  // SDK 1.x prefixed "MCP error -32602: ", 2.x prefixes "Invalid elicitation request: ".
+  const text = reason.replace(/^MCP error -?\d+: /, '').replace(/^Invalid [\w/ -]+ request: (?=\[)/, '');
   let issues: unknown;
   try { issues = JSON.parse(text); } catch { issues = undefined; }
   if (!Array.isArray(issues)) return oneLine(text, 300);
@@ -83,24 +102,27 @@ function oneLine(s: string, max: number): string {
 /** Maps SDK errors from a request into {@link ServerError}s that say what happened in user terms. */
 export function toServerError(server: string, method: string, err: unknown, closedReason?: string): ServerError {
   if (err instanceof ServerError) return err;
-  if (err instanceof McpError) {
+  if (err instanceof SdkError) {
     switch (err.code) {
-      case ErrorCode.ConnectionClosed:
-        return new ServerError(server, `${method} failed: ${closedReason ?? 'the connection closed'} before the server answered`, err.code, { cause: err });
-      case ErrorCode.RequestTimeout: {
+      case SdkErrorCode.ConnectionClosed:
+        return new ServerError(server, `${method} failed: ${closedReason ?? 'the connection closed'} before the server answered`, CONNECTION_CLOSED, { cause: err });
+      case SdkErrorCode.RequestTimeout: {
         // The SDK reports an abort as RequestTimeout too; only its own timer puts the timeout in `data`.
         const timeout = (err.data as { timeout?: number } | undefined)?.timeout;
         return timeout === undefined
-          ? new ServerError(server, `${method} was cancelled`, err.code, { cause: err })
-          : new ServerError(server, `${method} timed out after ${formatDuration(timeout)}; the request was cancelled`, err.code, { cause: err });
+          ? new ServerError(server, `${method} was cancelled`, REQUEST_TIMEOUT, { cause: err })
+          : new ServerError(server, `${method} timed out after ${formatDuration(timeout)}; the request was cancelled`, REQUEST_TIMEOUT, { cause: err });
       }
       default:
-        return new ServerError(server, `${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, { cause: err });
+        return new ServerError(server, `${method} failed: ${err.message}`, undefined, { cause: err });
     }
   }
-  if (err instanceof Error && err.name === 'AbortError') return new ServerError(server, `${method} was cancelled`, ErrorCode.RequestTimeout, { cause: err });
+  if (err instanceof ProtocolError) {
+    return new ServerError(server, `${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, { cause: err });
+  }
+  if (err instanceof Error && err.name === 'AbortError') return new ServerError(server, `${method} was cancelled`, REQUEST_TIMEOUT, { cause: err });
   const network = describeNetworkError(err);
-  if (network) return new ServerError(server, `${method} failed: could not reach the server: ${network}`, ErrorCode.ConnectionClosed, { cause: err });
+  if (network) return new ServerError(server, `${method} failed: could not reach the server: ${network}`, CONNECTION_CLOSED, { cause: err });
   const msg = err instanceof Error ? err.message : String(err);
   return new ServerError(server, `${method} failed: ${msg}`, undefined, { cause: err });
 }

@@ -3,9 +3,8 @@
  * after an expired HTTP session, and task-augmented tool calls. Kept apart from the state machine
  * in {@link ServerConnection}, which it reaches only through {@link RequestTarget}.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResultSchema, type CallToolResult, type Progress, type Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { specTypeSchemas, type CallToolResult, type Progress, type Task } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 import { findAuthorizationPending } from '../auth';
 import { describeNetworkError, ServerError, toServerError } from './errors';
@@ -24,7 +23,8 @@ export interface ToolCallOptions extends CallOptions {
   readonly onTaskStatus?: (task: Task) => void;
 }
 
-export type ResultSchema = Parameters<Client['request']>[1];
+/** The shape a result is checked against (the SDK's `specTypeSchemas.X`). */
+export type ResultSchema = StandardSchemaV1;
 
 /** What the request path needs from its connection. */
 export interface RequestTarget {
@@ -59,11 +59,16 @@ export function requestOptions(target: RequestTarget, opts: CallOptions): Reques
 }
 
 /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
-export async function sendRequest<T>(target: RequestTarget, method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+export function sendRequest<T>(target: RequestTarget, method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
+  return sendWith(target, method, opts, (client, ro) => client.request({ method, params }, schema, ro) as Promise<T>);
+}
+
+/** Like {@link sendRequest}, with `send` making the call on the client (one of its typed methods). */
+export async function sendWith<T>(target: RequestTarget, method: string, opts: CallOptions, send: (client: Client, ro: RequestOptions) => Promise<T>): Promise<T> {
   const client = await target.runningClient(method, opts);
   const ro = requestOptions(target, opts);
   try {
-    return await withAuthRetry(() => client.request({ method, params } as never, schema, ro)) as T;
+    return await withAuthRetry(() => send(client, ro));
   } catch (err) {
     if (target.isExpiredSession(err) && client === target.currentClient()) {
       // Spec: a 404 for our session id means the server dropped it; start a new session and retry once.
@@ -71,7 +76,7 @@ export async function sendRequest<T>(target: RequestTarget, method: string, para
       await target.reinitialize();
       const again = target.currentClient();
       if (!again) throw target.notRunning(method);
-      try { return await withAuthRetry(() => again.request({ method, params } as never, schema, ro)) as T; }
+      try { return await withAuthRetry(() => send(again, ro)); }
       catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason()); }
     }
     if (describeNetworkError(err)) target.unreachable(client, err);
@@ -79,30 +84,55 @@ export async function sendRequest<T>(target: RequestTarget, method: string, para
   }
 }
 
-/** A tool call as a task: status goes to `onTaskStatus`, and aborting the signal sends `tasks/cancel`. */
+/** Task states after which a task changes no more. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** Bounds on the server's `pollInterval` (ms): a server can neither make us spin nor stall forever. */
+const MIN_POLL_MS = 100, MAX_POLL_MS = 5_000;
+
+/**
+ * A tool call as a task (spec 2025-11-25 tasks): the server answers `tools/call` with a task, we
+ * poll `tasks/get` at the server's interval (bounded) and fetch `tasks/result` once it is terminal.
+ * Status goes to `onTaskStatus`; aborting the signal sends `tasks/cancel`.
+ */
 export async function callToolAsTask(target: RequestTarget, name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
   const client = await target.runningClient('tools/call', opts);
-  const ro = { ...requestOptions(target, opts), task: {} };
+  const ro = requestOptions(target, opts);
   let taskId: string | undefined;
   const cancel = () => {
-    if (taskId) client.experimental.tasks.cancelTask(taskId).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
+    if (taskId) client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
+  const fail = (e: unknown) => toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason());
   try {
-    for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, ro)) {
-      if (m.type === 'taskCreated' || m.type === 'taskStatus') {
-        taskId = m.task.taskId;
-        opts.onTaskStatus?.(m.task);
-      } else if (m.type === 'result') {
-        return m.result as CallToolResult;
-      } else {
-        throw toServerError(target.name, 'tools/call (task)', cancelledOr(m.error, opts), target.closedReason());
-      }
+    let task: Task;
+    try {
+      const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, specTypeSchemas.CreateTaskResult, ro);
+      task = created.task;
+    } catch (e) { throw fail(e); }
+    taskId = task.taskId;
+    opts.onTaskStatus?.(task);
+    while (!TERMINAL.has(task.status)) {
+      try {
+        await abortableDelay(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? MIN_POLL_MS)), opts.signal);
+        task = await client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, ro); }
+      catch (e) { throw fail(e); }
+      opts.onTaskStatus?.(task);
     }
-    throw new ServerError(target.name, `tools/call (task) for "${name}" ended without a result`);
+    try { return await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, ro); }
+    catch (e) { throw fail(e); }
   } finally {
     opts.signal?.removeEventListener('abort', cancel);
   }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(Object.assign(new Error('aborted'), { name: 'AbortError' })); return; }
+    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
+    const onAbort = () => { done(); reject(Object.assign(new Error('aborted'), { name: 'AbortError' })); };
+    const timer = setTimeout(() => { done(); resolve(); }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**

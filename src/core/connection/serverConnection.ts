@@ -3,32 +3,33 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client, Transport } from '@modelcontextprotocol/client';
+import { ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
-  CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, ErrorCode, GetPromptResultSchema, McpError, ReadResourceResultSchema,
   type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
   type ReadResourceResult, type ServerCapabilities, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDeclaration } from '../config/types';
+} from '@modelcontextprotocol/client';
+import type { ServerDeclaration, TransportType } from '../config/types';
 import { resolveDeclaration, ResolveError } from '../config/resolve';
 import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
+import { plainText } from '../text/plainText';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
-import { describeExit, describeNetworkError, formatDuration, summarizeRefusal, ServerError, toServerError } from './errors';
+import { CONNECTION_CLOSED, describeExit, describeNetworkError, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
-import { callToolAsTask, errorText, sendRequest, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { callToolAsTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import { asStdioTransport, versionNegotiation } from './era';
+import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
@@ -94,6 +95,10 @@ export class ServerConnection extends Disposable {
   private toolsByName = new Map<string, Tool>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
+  /** Change notifications of a 2026-07-28 connection (`subscriptions/listen`); undefined on 2025-era ones. */
+  private listens?: ListenSubscriptions;
+  /** This stdio server failed the `server/discover` probe: its later starts skip it. */
+  private legacyEra = false;
   private _pid?: number;
   private _inspectorPort?: number;
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
@@ -139,7 +144,8 @@ export class ServerConnection extends Disposable {
       notRunning: method => this.notRunning(method),
       unreachable: (client, err) => this.connectionLost(this.generation, client, err),
     };
-    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c), this.logger, options.listChangedDebounceMs, this.budget.limits));
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c,
+      (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
     this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => {
       if (kind !== 'tools') return;
@@ -195,7 +201,7 @@ export class ServerConnection extends Disposable {
   }
 
   /** Replaces the declaration; the caller decides whether to restart. */
-  setDeclaration(d: ServerDeclaration): void { this._declaration = d; }
+  setDeclaration(d: ServerDeclaration): void { this._declaration = d; this.legacyEra = false; }
 
   /**
    * The declaration's `roots` changed, or what they resolve to may have (trust granted): a server
@@ -280,7 +286,7 @@ export class ServerConnection extends Disposable {
       const d = this.onDidChangeState(e => { if (e.state !== 'starting') done(e.state === 'running' ? undefined : this.notRunning(method)); });
       const timer = setTimeout(() => done(new ServerError(this.name,
         `cannot send ${method}: the server is still ${this.restarting ? 'restarting' : 'starting'} after ${formatDuration(ms)}${this._message ? ` (${this._message})` : ''}.`,
-        ErrorCode.RequestTimeout)), ms);
+        REQUEST_TIMEOUT)), ms);
       const onAbort = () => done(toServerError(this.name, method, abortError()));
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -305,10 +311,12 @@ export class ServerConnection extends Disposable {
     const support = tool?.execution?.taskSupport;
     const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
       ? await callToolAsTask(this.requests, name, args, opts)
-      : await this.request<CallToolResult>('tools/call', { name, arguments: args }, CallToolResultSchema, opts);
+      // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
+      // (2026-07-28 over HTTP); the output schema is checked below, by our validators only.
+      : await sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, { ...ro, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) }));
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
-      if (problem) throw new ServerError(this.name, problem, ErrorCode.InvalidParams);
+      if (problem) throw new ServerError(this.name, problem, ProtocolErrorCode.InvalidParams);
     }
     return result;
   }
@@ -318,20 +326,28 @@ export class ServerConnection extends Disposable {
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
-    return this.request('resources/read', { uri }, ReadResourceResultSchema, opts);
+    return this.request('resources/read', { uri }, specTypeSchemas.ReadResourceResult, opts);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, opts?: CallOptions): Promise<GetPromptResult> {
-    return this.request('prompts/get', { name, arguments: args }, GetPromptResultSchema, opts);
+    return this.request('prompts/get', { name, arguments: args }, specTypeSchemas.GetPromptResult, opts);
   }
 
   complete(params: CompleteRequest['params'], opts?: CallOptions): Promise<CompleteResult> {
-    return this.request('completion/complete', params, CompleteResultSchema, opts);
+    return this.request('completion/complete', params, specTypeSchemas.CompleteResult, opts);
   }
 
-  async ping(opts?: CallOptions): Promise<void> { await this.request('ping', undefined, EmptyResultSchema, opts); }
-  async subscribe(uri: string): Promise<void> { await this.request('resources/subscribe', { uri }, EmptyResultSchema); }
-  async unsubscribe(uri: string): Promise<void> { await this.request('resources/unsubscribe', { uri }, EmptyResultSchema); }
+  async ping(opts?: CallOptions): Promise<void> { await this.request('ping', undefined, specTypeSchemas.EmptyResult, opts); }
+  async subscribe(uri: string): Promise<void> {
+    await this.ready({}, 'resources/subscribe');
+    if (this.listens) await this.listens.subscribe(uri);
+    else await this.request('resources/subscribe', { uri }, specTypeSchemas.EmptyResult);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    if (this.listens) await this.listens.unsubscribe(uri);
+    else await this.request('resources/unsubscribe', { uri }, specTypeSchemas.EmptyResult);
+  }
 
   tool(name: string): Tool | undefined { return this.toolsByName.get(name); }
 
@@ -403,7 +419,7 @@ export class ServerConnection extends Disposable {
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const inspector = inner instanceof StdioTransport && inspectorPick ? listenForInspector(inner, inspectorPick) : undefined;
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
-      const client = this.createClient(transport);
+      const client = this.createClient(transport, kind);
       transport.onRefusedRequest = (method, reason) => this.onRefusedRequest(method, summarizeRefusal(reason));
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
@@ -413,8 +429,9 @@ export class ServerConnection extends Disposable {
       let startTimedOut = false;
       const startTimer = setTimeout(() => { startTimedOut = true; client.close().catch(() => {}); }, startTimeoutMs);
       try {
-        try { await client.connect(this.budget.wrap(transport, inner instanceof StdioTransport ? inner : undefined), { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
-        if (startTimedOut) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+        const wire = inner instanceof StdioTransport ? asStdioTransport(this.budget.wrap(transport, inner), () => inner.pid) : this.budget.wrap(transport);
+        try { await client.connect(wire, { timeout: MAX_TIMER_MS }); } finally { clearTimeout(startTimer); }
+        if (startTimedOut) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
       } catch (err) {
         await client.close().catch(() => {});
         if (gen !== this.generation) return;
@@ -435,15 +452,23 @@ export class ServerConnection extends Disposable {
         }
         const authError = findAuthError(err);
         if (authError) { this.failAuth(authError); return; }
-        if (kind === 'http' && err instanceof StreamableHTTPError && err.code !== undefined && FALLBACK_STATUSES.has(err.code)) {
-          this.logger.info(`Streamable HTTP was refused (HTTP ${err.code}); trying the legacy HTTP+SSE transport`);
+        if (kind === 'http' && err instanceof SdkHttpError && FALLBACK_STATUSES.has(err.status)) {
+          this.logger.info(`Streamable HTTP was refused (HTTP ${err.status}); trying the legacy HTTP+SSE transport`);
           continue;
         }
         if (this.restarting && launch.type !== 'stdio' && describeNetworkError(err)) {
           this.onCrash(gen, `the server is still unreachable (${describeNetworkError(err, launch.url.href)})`);
           return;
         }
-        if (inner instanceof StdioTransport && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+        if (inner instanceof StdioTransport && !this.legacyEra && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) {
+          // The probe went to the process itself: a server that closes on a request before
+          // `initialize` is a 2025-era one. It starts again, with `initialize` from now on.
+          this.logger.info(`The server/discover probe failed (${err.message}); starting again with initialize`);
+          this.legacyEra = true;
+          attempt--;
+          continue;
+        }
+        if (inner instanceof StdioTransport && err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
           this.onCrash(gen, `exited during initialization: ${describeExit(inner.exitInfo)}`);
           return;
         }
@@ -452,9 +477,13 @@ export class ServerConnection extends Disposable {
       }
       if (gen !== this.generation) { await client.close().catch(() => {}); return; }
       this.client = client;
+      if (client.getProtocolEra() === 'modern') {
+        this.listens = new ListenSubscriptions(client, client.getServerCapabilities() ?? {}, this.logger);
+        this.listens.start().catch(() => { /* logged by ListenSubscriptions */ });
+      }
       this.transport = transport;
       this._transportKind = kind;
-      this._protocolVersion = transport.protocolVersion;
+      this._protocolVersion = client.getNegotiatedProtocolVersion() ?? transport.protocolVersion;
       this._pid = inner instanceof StdioTransport ? inner.pid : undefined;
       // Only what was announced before initialize was answered: later lines are the server's to forge.
       this._inspectorPort = inspector?.port();
@@ -480,8 +509,9 @@ export class ServerConnection extends Disposable {
     }
   }
 
-  private createClient(transport: TracingTransport): Client {
+  private createClient(transport: TracingTransport, kind: TransportType): Client {
     return createHostClient({
+      versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startTimeoutMs()),
       reached: id => transport.reached(id),
       roots: this.roots,
       ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
@@ -525,7 +555,7 @@ export class ServerConnection extends Disposable {
     this.probing = true;
     client.ping({ timeout: PROBE_TIMEOUT_MS })
       .catch(err => {
-        if (describeNetworkError(err) || (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
+        if (describeNetworkError(err) || (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || this.isExpiredSession(err)) this.connectionLost(gen, client, describeNetworkError(err) ? err : trigger);
       })
       .finally(() => { this.probing = false; });
   }
@@ -547,6 +577,8 @@ export class ServerConnection extends Disposable {
   /** Unexpected exit: restart with backoff until the budget is spent, then stay in `error`. */
   private onCrash(gen: number, reason: string): void {
     this.closedReason = reason;
+    this.listens?.dispose();
+    this.listens = undefined;
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
@@ -583,6 +615,8 @@ export class ServerConnection extends Disposable {
     this.restartTimer = undefined;
     const client = this.client;
     const transport = this.transport;
+    this.listens?.dispose();
+    this.listens = undefined;
     this.client = undefined;
     this.transport = undefined;
     this._pid = undefined;
@@ -641,7 +675,7 @@ export class ServerConnection extends Disposable {
 
   private describeStartError(err: unknown, kind: string): string {
     if (err instanceof LaunchError) return err.message;
-    if (err instanceof StreamableHTTPError) return `The server answered HTTP ${err.code ?? '?'} to initialize (${kind}): ${err.message}`;
+    if (err instanceof SdkHttpError) return `The server answered HTTP ${err.status} to initialize (${kind}): ${err.message}`;
     const network = describeNetworkError(err, (this._declaration as { url?: string }).url);
     if (network) return `Could not connect: ${network}.`;
     const text = errorText(err);
@@ -658,7 +692,7 @@ export class ServerConnection extends Disposable {
     const state = this._state === 'error' ? `the server failed${why}`
       : this._state === 'starting' ? (this.restarting ? `the server is restarting${why}` : 'the server is still starting')
         : this._state === 'running' ? 'the connection closed' : `the server is stopped${why}`;
-    return new ServerError(this.name, `cannot send ${method}: ${state}.`, ErrorCode.ConnectionClosed);
+    return new ServerError(this.name, `cannot send ${method}: ${state}.`, CONNECTION_CLOSED);
   }
 
   private requestTimeoutMs(): number {
@@ -666,7 +700,7 @@ export class ServerConnection extends Disposable {
   }
 
   private isExpiredSession(err: unknown): boolean {
-    return err instanceof StreamableHTTPError && err.code === 404 && this._transportKind === 'http';
+    return err instanceof SdkHttpError && err.status === 404 && this._transportKind === 'http';
   }
 
   private setState(state: ServerState, message?: string): void {

@@ -4,7 +4,7 @@
  * roots (or of trust, or of a folder they name) is announced with `roots/list_changed` only when the
  * answer would differ, and only to a server that asked before.
  */
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import type { ServerDeclaration } from '../config/types';
 import { mergeRoots, resolveDeclaredRoots } from '../config/declaredRoots';
 import type { Logger } from '../logger';

@@ -3,8 +3,7 @@
  * logger is at trace (no JSON.stringify cost otherwise), and (2) learn the negotiated protocol
  * version, which the SDK hands to transports through `setProtocolVersion`.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { LogLevel, redact, type Logger } from '../logger';
 
 export class TracingTransport implements Transport {

@@ -1,7 +1,7 @@
 /** Builds the transport for a resolved declaration; stdio output goes to the server's logger. */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
+import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { ResolvedLaunch } from '../config/types';
 import { redact, type Logger } from '../logger';
 import { StdioTransport } from './stdioTransport';

@@ -4,11 +4,11 @@
  * {@link retryAfterUrlElicitation}: the elicitations are handed to a resolver (the UI), and the request
  * is sent again if the resolver says so.
  */
-import { ElicitRequestURLParamsSchema, ErrorCode, type ElicitRequestURLParams } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, specTypeSchemas, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
 
-export const URL_ELICITATION_REQUIRED: number = ErrorCode.UrlElicitationRequired;
+export const URL_ELICITATION_REQUIRED: number = ProtocolErrorCode.UrlElicitationRequired;
 
-/** The error and its `cause` chain (a core `ServerError` wraps the SDK's `McpError`, which has `data`). */
+/** The error and its `cause` chain (a core `ServerError` wraps the SDK's `ProtocolError`, which has `data`). */
 function causeChain(err: unknown): { code?: unknown; data?: unknown }[] {
   const chain: { code?: unknown; data?: unknown }[] = [];
   for (let e = err; chain.length < 5 && typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) chain.push(e as { code?: unknown; data?: unknown });
@@ -26,8 +26,8 @@ export function urlElicitationsOf(err: unknown): ElicitRequestURLParams[] | unde
   if (!Array.isArray(list)) return [];
   const out: ElicitRequestURLParams[] = [];
   for (const item of list) {
-    const parsed = ElicitRequestURLParamsSchema.safeParse(item);
-    if (parsed.success) out.push(parsed.data);
+    const parsed = specTypeSchemas.ElicitRequestURLParams['~standard'].validate(item);
+    if (!parsed.issues) out.push(parsed.value);
   }
   return out;
 }

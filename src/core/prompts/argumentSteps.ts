@@ -5,7 +5,7 @@
  * answer skips an optional argument and is refused for a required one; going back shows the
  * earlier answer again. Each step sees the answers before it, for `completion/complete` context.
  */
-import type { PromptArgument } from '@modelcontextprotocol/sdk/types.js';
+import type { PromptArgument } from '@modelcontextprotocol/client';
 import { argumentTitle } from './promptInvocation';
 
 export interface ArgumentStep {

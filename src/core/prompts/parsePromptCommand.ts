@@ -5,7 +5,7 @@
  * declared order. With the list of known prompts, dots inside server or prompt names resolve, and
  * a prompt name alone works when only one server has it.
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { CallOptions } from '../connection/serverConnection';
 import type { McpHost, Owned } from '../host';
 import { findPrompt, getPrompt, PromptError, type FoundPrompt } from './promptInvocation';

@@ -6,7 +6,7 @@
  * gets a label so the model still sees who said what. Pure: the VS Code layer writes the data
  * attachments to files and opens the chat.
  */
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { isTextMime, renderBlock } from './promptMarkdown';
 
 export type PromptChatAttachment =

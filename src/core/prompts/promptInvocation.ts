@@ -2,7 +2,7 @@
  * Finding a prompt, checking its arguments and getting it, with errors a user can act on. Shared by
  * the "Run Prompt" command, the per-prompt commands and `@mcp /prompt`.
  */
-import type { CompleteRequest, GetPromptResult, Prompt, PromptArgument } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequest, GetPromptResult, Prompt, PromptArgument } from '@modelcontextprotocol/client';
 import { ServerError } from '../connection/errors';
 import type { CallOptions, ServerConnection } from '../connection/serverConnection';
 import type { McpHost } from '../host';

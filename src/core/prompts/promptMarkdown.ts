@@ -5,7 +5,7 @@
  * with a text MIME type) in fenced blocks, resource links as links, audio and other binary data as
  * a short note. Pure: no I/O, no VS Code.
  */
-import type { ContentBlock, GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 
 export interface PromptRunInfo {
   readonly server: string;

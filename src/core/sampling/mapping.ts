@@ -13,7 +13,7 @@
  * - Images become data parts when the model accepts images; audio (and images for a model that
  *   takes none) become a short text note, because the API has no way to send them.
  */
-import type { ContentBlock, CreateMessageResult, CreateMessageResultWithTools, SamplingMessageContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, CreateMessageResult, CreateMessageResultWithTools, SamplingMessageContentBlock, Tool } from '@modelcontextprotocol/client';
 import type { ModelInfo } from './modelChoice';
 import { blocksOf, type CreateMessageParams } from './validate';
 

@@ -11,7 +11,7 @@
  *     equal scores keep the user's order: default model, then `allowedModels` order, then the
  *     order the embedder listed the models in.
  */
-import type { ModelPreferences } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelPreferences } from '@modelcontextprotocol/client';
 
 export interface ModelInfo {
   readonly id: string;

@@ -9,7 +9,8 @@
  * The service knows no UI and no model API: both come through ports, so an embedder (VS Code, a
  * CLI, a test) supplies them.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, ProtocolError } from '@modelcontextprotocol/client';
+import { REQUEST_TIMEOUT } from '../connection/errors';
 import { nullLogger, type Logger } from '../logger';
 import { UserRejectedError, type SamplingHandler, type ServerRef } from '../ports';
 import { chooseModel, type ModelInfo } from './modelChoice';
@@ -113,14 +114,14 @@ export class SamplingService {
     } catch (e) {
       const status = signal.aborted ? 'cancelled'
         : e instanceof UserRejectedError ? (entry.status === 'received' ? 'denied' : 'rejected')
-        : e instanceof McpError && e.code === SAMPLING_RATE_LIMITED ? 'rate-limited'
-        : e instanceof McpError && e.code === ErrorCode.InvalidParams ? 'invalid'
+        : e instanceof ProtocolError && e.code === SAMPLING_RATE_LIMITED ? 'rate-limited'
+        : e instanceof ProtocolError && e.code === ProtocolErrorCode.InvalidParams ? 'invalid'
         : e instanceof NoModelError ? 'no-model'
         : 'failed';
       const message = e instanceof Error ? e.message : String(e);
       this.log.update(entry, { status, error: message });
       logger.warn(`${tag} ${status}: ${message}`);
-      if (e instanceof NoModelError) throw new McpError(ErrorCode.InternalError, e.message);
+      if (e instanceof NoModelError) throw new ProtocolError(ProtocolErrorCode.InternalError, e.message);
       throw e;
     }
   }
@@ -131,7 +132,7 @@ export class SamplingService {
     if (config.policy === 'deny') throw new UserRejectedError(`Sampling is denied for "${server.name}" by the setting mcpHost.sampling.`);
     const slot = this.limiter.take(server.name, config.rateLimit);
     if (!slot.ok) {
-      throw new McpError(SAMPLING_RATE_LIMITED, `Sampling rate limit exceeded for "${server.name}": at most ${config.rateLimit} request(s) per minute (setting mcpHost.samplingRateLimit). Try again in ${Math.ceil(slot.retryAfterMs / 1000)} s.`);
+      throw new ProtocolError(SAMPLING_RATE_LIMITED, `Sampling rate limit exceeded for "${server.name}": at most ${config.rateLimit} request(s) per minute (setting mcpHost.samplingRateLimit). Try again in ${Math.ceil(slot.retryAfterMs / 1000)} s.`);
     }
 
     const needsTools = !!params.tools?.length && params.toolChoice?.mode !== 'none';
@@ -212,13 +213,13 @@ export class SamplingService {
         if (acc.stopped) break;
       }
     } catch (e) {
-      if (signal.aborted) throw new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.');
-      throw new McpError(ErrorCode.InternalError, `The language model request failed: ${e instanceof Error ? e.message : String(e)}`);
+      if (signal.aborted) throw new ProtocolError(REQUEST_TIMEOUT, 'Sampling cancelled by the server.');
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The language model request failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       signal.removeEventListener('abort', onAbort);
       ctl.abort();
     }
-    if (signal.aborted) throw new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.');
+    if (signal.aborted) throw new ProtocolError(REQUEST_TIMEOUT, 'Sampling cancelled by the server.');
     return acc.result(model.id, !!params.tools?.length || params.toolChoice !== undefined);
   }
 
@@ -235,7 +236,7 @@ export class SamplingService {
 
   /** One prompt at a time (a second QuickPick would hide the first); a cancelled request leaves the queue at once. */
   private exclusive<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-    const cancelled = () => new McpError(ErrorCode.RequestTimeout, 'Sampling cancelled by the server.');
+    const cancelled = () => new ProtocolError(REQUEST_TIMEOUT, 'Sampling cancelled by the server.');
     const turn = this.uiTurn.then(() => {
       if (signal.aborted) throw cancelled();
       return fn();

@@ -2,7 +2,7 @@
  * Checks a `sampling/createMessage` request beyond its JSON schema (the SDK has already parsed that),
  * as the 2025-11-25 spec asks of clients. Violations are JSON-RPC "Invalid params" (-32602).
  */
-import { ErrorCode, McpError, type CreateMessageRequest, type SamplingMessage, type SamplingMessageContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, ProtocolError, type CreateMessageRequest, type SamplingMessage, type SamplingMessageContentBlock } from '@modelcontextprotocol/client';
 
 export type CreateMessageParams = CreateMessageRequest['params'];
 
@@ -70,8 +70,8 @@ export function samplingRequestProblems(params: CreateMessageParams, options: Va
   return problems;
 }
 
-/** Throws `McpError(InvalidParams)` listing every problem. */
+/** Throws `ProtocolError(InvalidParams)` listing every problem. */
 export function validateSamplingRequest(params: CreateMessageParams, options: ValidationOptions): void {
   const problems = samplingRequestProblems(params, options);
-  if (problems.length) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problems.join(' ')}`);
+  if (problems.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid sampling request: ${problems.join(' ')}`);
 }

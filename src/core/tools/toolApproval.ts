@@ -16,7 +16,7 @@
  * the definition it had then. `trustedServers` lets `readOnlyHint` count, again for user servers only.
  */
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 export interface ApprovalSettings {
   readonly autoApprove: readonly string[];

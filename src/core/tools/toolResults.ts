@@ -3,7 +3,7 @@
  * show to the user: text, images/audio as data, resource links and embedded resources as references,
  * `structuredContent` as JSON when the tool declares an `outputSchema`.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
 export type ToolResultPart =
   | { readonly kind: 'text'; readonly text: string }

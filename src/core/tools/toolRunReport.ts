@@ -4,7 +4,7 @@
  * fenced, so the document shows it as text: no HTML, link or `command:` URI of the server becomes
  * live, even in the Markdown preview. Pure; labels come from the embedder (translated there).
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { plainText } from '../text';
 import { base64Bytes, code, fence, formatBytes, languageOf } from '../prompts/promptMarkdown';
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
 import { downloadFileName, embeddedDownload, plainText, type AppDownload, type ServerConnection } from '../../core';
 
 export type DownloadItem = EmbeddedResource | ResourceLink;

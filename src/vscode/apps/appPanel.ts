@@ -7,7 +7,7 @@
  * time); `ui/update-model-context` is kept for the next @mcp request; anything else is refused and logged.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import { appDocumentFrom, appStyleVariables, plainText, type AppDocument, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { appWebviewHtml } from './appHtml';
@@ -89,7 +89,8 @@ export class AppPanel implements vscode.Disposable {
       message: { text: {} },
       updateModelContext: { text: {} },
       sandbox: { csp: doc.csp.allowed },
-    }, { hostContext: this.hostContext() }) as unknown as AppBridge;
+    // Our McpUiHostContext (bridgeTypes.ts) is the subset we send; the package types it with its own declarations.
+    }, { hostContext: this.hostContext() as never }) as unknown as AppBridge;
     this.bridge = bridge;
     this.wire(bridge);
     const transport = new WebviewTransport(this.panel.webview, report => this.hostReport(report));

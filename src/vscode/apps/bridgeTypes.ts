@@ -2,10 +2,10 @@
  * The part of ext-apps' `AppBridge` MCP Host uses, typed here: the package's declaration files import
  * their siblings without extensions (`./types`, `./events`), which TypeScript's node16 resolution
  * cannot follow, so the inherited `Protocol` members and the spec types would be `any` otherwise.
- * Shapes follow @modelcontextprotocol/ext-apps 1.7.5 (`dist/src/spec.types.d.ts`).
+ * Shapes follow @modelcontextprotocol/ext-apps 2.0.4 (`dist/src/spec.types.d.ts`), the app bridge of the SDK 2.x line.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ContentBlock, EmbeddedResource, ListResourcesResult, ReadResourceResult, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ContentBlock, EmbeddedResource, ListResourcesResult, ReadResourceResult, ResourceLink, Tool } from '@modelcontextprotocol/client';
 
 export type McpUiDisplayMode = 'inline' | 'fullscreen' | 'pip';
 

@@ -4,8 +4,8 @@
  * ours; anything else from the webview (its theme and size reports) goes to `onHostReport`.
  */
 import type * as vscode from 'vscode';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 export interface HostReport {
   readonly kind: 'host';

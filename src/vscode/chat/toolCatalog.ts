@@ -1,6 +1,6 @@
 /** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index (tools an MCP App keeps for itself are never offered). */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { modelToolDescription, nameTools, ToolIndex, toolBudget, toolVisibility, type McpHost, type ToolBudget } from '../../core';
 import { SECTION } from '../config';
 import { chatExcludedServers, disabledPatterns, isToolEnabled } from './toolSettings';

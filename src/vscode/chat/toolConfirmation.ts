@@ -8,7 +8,7 @@
  * active item, so a stray Enter on a prompt that appeared unasked denies. Closing it denies too.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { showQuickInput } from '../multiStepInput';
 import { pickText } from '../pickText';
 import type { ReadOnlySnapshots } from '../readOnlySnapshots';

@@ -6,7 +6,7 @@
  * the host controller reports for the server right now.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ToolApprovals, type ApprovalTarget, type ServerScope } from '../../core';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
 import { confirmResourceRead, confirmToolCall } from './toolConfirmation';

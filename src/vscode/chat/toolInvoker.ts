@@ -5,7 +5,7 @@
  * Failures become error results for the model instead of exceptions.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { plainText, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';

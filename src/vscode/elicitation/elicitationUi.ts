@@ -5,7 +5,7 @@
  * of every automatic decline, goes to the requesting server's log; answers themselves are never logged.
  */
 import * as vscode from 'vscode';
-import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
 import {
   ElicitationTracker, Emitter, planForm, retryAfterUrlElicitation, reviewUrl, validateContent,
   type ElicitationCompletion, type ElicitationHandler, type McpHost, type ServerRef, type TrackedElicitation, type UrlReview,

@@ -5,7 +5,7 @@
  * prompts. Errors (unknown prompt, missing argument, server error) are answered in words.
  */
 import * as vscode from 'vscode';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { McpHost } from '../../core';
 import { argumentTitle, getPromptFromCommand, PromptError, renderBlock } from '../../core/prompts';
 

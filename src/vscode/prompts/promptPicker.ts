@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { McpHost, Owned } from '../../core';
 import { argumentTitle, promptCommandIds } from '../../core/prompts';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/client';
 
 export interface PickedPrompt { readonly server: string; readonly prompt: Prompt; }
 

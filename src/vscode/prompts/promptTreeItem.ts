@@ -1,6 +1,6 @@
 /** How a prompt shows under its server in the Servers view (run it with the inline button or the context menu). */
 import * as vscode from 'vscode';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/client';
 import { argumentTitle, promptCommandId } from '../../core/prompts';
 import { plainText } from '../../core/text';
 

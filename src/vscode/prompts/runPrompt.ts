@@ -4,7 +4,7 @@
  * server, show its log) and returned, so callers of `executeCommand` learn what happened too.
  */
 import * as vscode from 'vscode';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { McpHost, RootsPort } from '../../core';
 import { checkArguments, cleanArguments, collectArguments, findPrompt, getPrompt, promptChatRequest, PromptError, renderPromptMarkdown, type DroppedFileLink, type PromptErrorCode } from '../../core/prompts';
 import type { ServerLogs } from '../logs';

@@ -5,7 +5,7 @@
  * package.json.
  */
 import * as vscode from 'vscode';
-import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { McpHost, ServerConnection } from '../../core';
 import { attachToChat, openResource, saveResources, type ResourceTarget } from './resourceActions';
 import type { ResourceFileSystem } from './resourceFileSystem';

@@ -1,7 +1,7 @@
 /**
  * The parts of a `resources/read` result as bytes, kinds and file names. No `vscode` import.
  */
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { contentKind, fileNameFor, type ContentKind } from './mime';
 
 export type ResourceContent = ReadResourceResult['contents'][number];

@@ -12,7 +12,7 @@
  *   is left.
  * No `vscode` import: unit-tested in plain Node.
  */
-import type { Icon } from '@modelcontextprotocol/sdk/types.js';
+import type { Icon } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../../core';
 
 export const MAX_ICON_BYTES = 256 * 1024;

@@ -7,14 +7,13 @@
  * (`notifications/resources/updated`) or restarts; then `onDidChangeFile` makes VS Code re-read.
  */
 import * as vscode from 'vscode';
-import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { ServerError, type McpHost } from '../../core';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
+import { CONNECTION_CLOSED, isResourceNotFound, ServerError, type McpHost } from '../../core';
 import { contentBytes } from './contents';
 import { decodeResourcePath, encodeResourcePath, RESOURCE_SCHEME, resourceKey, type ResourceRef } from './resourceUri';
 
 /** How long an unpinned read result answers repeated stats/reads (VS Code stats before and after reading). */
 const UNPINNED_TTL_MS = 3000;
-const RESOURCE_NOT_FOUND = -32002;
 
 interface Entry {
   result?: ReadResourceResult;
@@ -185,8 +184,8 @@ function readOnly(): vscode.FileSystemError {
 /** Maps read failures to file system errors whose message says what happened and what to do. */
 export function toFileSystemError(e: unknown, ref: ResourceRef): vscode.FileSystemError {
   if (e instanceof ServerError) {
-    if (e.code === RESOURCE_NOT_FOUND) return vscode.FileSystemError.FileNotFound(vscode.l10n.t('Resource not found: server "{0}" has no resource {1}.', ref.server, ref.uri));
-    if (e.code === ErrorCode.ConnectionClosed) {
+    if (isResourceNotFound(e)) return vscode.FileSystemError.FileNotFound(vscode.l10n.t('Resource not found: server "{0}" has no resource {1}.', ref.server, ref.uri));
+    if (e.code === CONNECTION_CLOSED) {
       return vscode.FileSystemError.Unavailable(vscode.l10n.t('Cannot read {0}: {1}. Start the server from the MCP Servers view and try again.', ref.uri, e.message));
     }
     return vscode.FileSystemError.Unavailable(vscode.l10n.t('Cannot read {0}: {1}', ref.uri, e.message));

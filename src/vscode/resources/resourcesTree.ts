@@ -7,7 +7,7 @@
  * copied or sorted; nodes exist only for the rows shown so far, and a filter keeps matching indices.
  * No `vscode` import: unit-tested in plain Node.
  */
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { McpHost, ServerConnection } from '../../core';
 
 export const DEFAULT_PAGE_SIZE = 200;

@@ -4,7 +4,7 @@
  * safe by IconCache) or the file icon for its MIME type. Refreshes per server on catalog changes.
  */
 import * as vscode from 'vscode';
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { plainText, type McpHost } from '../../core';
 import { iconHostOf, type IconCache, type ThemedIcon } from './icons';
 import { fileNameFor, formatSize, listedKind } from './mime';

@@ -4,7 +4,7 @@
  * are offered by the server through `completion/complete` with the earlier answers as
  * `context.arguments`. Expansion uses the SDK's `UriTemplate`. No `vscode` import.
  */
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../core';
 
 export interface TemplateVariable {

@@ -5,7 +5,7 @@
  * can move onto the shared multi-step input helper (src/vscode/multiStepInput.ts) once that exists.
  */
 import * as vscode from 'vscode';
-import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../core';
 import { noteDisposed, noteShown } from '../testing/quickInputProbe';
 import { BACK, completeVariable, mayBeEmpty, type AskVariable } from './templateFill';

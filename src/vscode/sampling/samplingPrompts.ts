@@ -7,7 +7,7 @@
  * Closing a prompt (Escape) rejects. Edits happen in an untitled editor and are validated before use.
  */
 import * as vscode from 'vscode';
-import { CreateMessageRequestParamsSchema, type SamplingMessageContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type SamplingMessageContentBlock } from '@modelcontextprotocol/client';
 import {
   blocksOf, samplingRequestProblems,
   type Approval, type ApprovalRequest, type CreateMessageParams, type ModelInfo, type Review, type ReviewRequest, type SamplingResult, type SamplingUiPort,
@@ -163,10 +163,10 @@ export function parseEditedRequest(original: CreateMessageParams, text: string):
     if (v[key] === undefined || v[key] === null) delete merged[key];
     else merged[key] = v[key];
   }
-  const schema = CreateMessageRequestParamsSchema.safeParse(merged);
-  if (!schema.success) return schema.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ');
-  const problems = samplingRequestProblems(schema.data, { toolsDeclared: true });
-  return problems.length ? problems.join(' ') : schema.data;
+  const checked = specTypeSchemas.CreateMessageRequestParams['~standard'].validate(merged);
+  if (checked.issues) return checked.issues.map(i => `${(i.path ?? []).map(p => typeof p === 'object' ? String(p.key) : String(p)).join('.')}: ${i.message}`).join('; ');
+  const problems = samplingRequestProblems(checked.value, { toolsDeclared: true });
+  return problems.length ? problems.join(' ') : checked.value;
 }
 
 function requestItems(params: CreateMessageParams): vscode.QuickPickItem[] {

@@ -6,7 +6,7 @@
  * document, with the raw request/response JSON one click away (editor title action).
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, type McpHost, type ToolRunLabels } from '../../core';
 import type { ToolInvoker } from '../chat/toolInvoker';
 import { runFormFlow } from '../elicitation/formFlow';

@@ -1,6 +1,6 @@
 /** How a tool shows under its server in the Servers view (run it with the inline button or the context menu). */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { plainText } from '../../core/text';
 
 export const TOOL_CONTEXT_VALUE = 'tool';

@@ -2,7 +2,7 @@
  * Data of the Servers view, apart from the provider: one node per server, per broken declaration
  * and per server withheld by Workspace Trust. `contextValue`s are composite (`server:running`).
  */
-import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import type { ConfigProblem, ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
 

@@ -8,7 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolActivity } from '../../../src/vscode/chat/activityLog';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from '../helpers';
 import { ask, requestsAtLeast, toolResultText, pickScriptedModel } from '../chatDriver';

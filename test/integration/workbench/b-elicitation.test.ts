@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { waitFor } from '../helpers';
 import { declareServers, type TestApi, everythingBin, nodeServer } from '../mcpHost';
 import { startLoopbackPage, type LoopbackPage } from '../loopbackPage';

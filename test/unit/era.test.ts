@@ -1,0 +1,51 @@
+/**
+ * Protocol eras: the core against a server built on the SDK 2.x server package
+ * (test/fixtures/servers/era2026.ts), which speaks 2026-07-28 and 2025-11-25. Elicitation, sampling
+ * and roots reach the same ports whether they arrive as `input_required` rounds (2026-07-28) or as
+ * server→client requests (2025-11-25); the declaration's `protocol` pins the era.
+ */
+import * as assert from 'node:assert/strict';
+import type { ElicitationHandler, SamplingHandler } from '../../src/core';
+import { createTestHost, fixtureServer, node, text, waitFor } from './helpers';
+
+describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
+  this.timeout(30_000);
+
+  function eraHost() {
+    const asked: string[] = [];
+    const elicitation: ElicitationHandler = async (server, params) => {
+      asked.push(`elicitation:${server.name}:${params.message}`);
+      return { action: 'accept', content: { name: 'Ada' } };
+    };
+    const sampling: SamplingHandler = async (server, params) => {
+      asked.push(`sampling:${server.name}:${JSON.stringify(params.messages[0]?.content)}`);
+      return { role: 'assistant', model: 'scripted', content: { type: 'text', text: 'short' } };
+    };
+    return { asked, ...createTestHost({ elicitation, sampling }) };
+  }
+
+  for (const [protocol, expected] of [[undefined, '2026-07-28'], ['2026-07-28', '2026-07-28'], ['2025-11-25', '2025-11-25']] as const) {
+    it(`"protocol": ${protocol ?? '(auto)'} negotiates ${expected}; elicitation and sampling reach the same ports; a subscription hears of changes`, async () => {
+      const { host, asked } = eraHost();
+      try {
+        await host.apply({ era: { ...node(fixtureServer('era2026')), ...(protocol ? { protocol } : {}) } });
+        const s = host.require('era');
+        assert.equal(s.state, 'running', s.message);
+        assert.equal(s.protocolVersion, expected);
+        assert.equal(text(await s.callTool('era', {})), expected === '2026-07-28' ? '2026-07-28' : 'legacy');
+        assert.equal(text(await s.callTool('greet', {})), 'Hello, Ada!');
+        assert.equal(text(await s.callTool('summarize', { text: 'a long story' })), 'SUMMARY short');
+        assert.deepEqual(asked, ['elicitation:era:What is your name?', 'sampling:era:{"type":"text","text":"Summarize: a long story"}']);
+
+        // A subscription (subscriptions/listen on 2026-07-28, resources/subscribe before) hears of a change.
+        const updated: string[] = [];
+        const listener = s.onDidUpdateResource(uri => updated.push(uri));
+        try {
+          await s.subscribe('era://counter');
+          assert.equal(text(await s.callTool('bump', {})), 'count 1');
+          await waitFor(() => updated.includes('era://counter'), 'notifications/resources/updated for era://counter');
+        } finally { listener.dispose(); }
+      } finally { await host.shutdown(); }
+    });
+  }
+});
