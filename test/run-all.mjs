@@ -86,7 +86,7 @@ async function conformanceSuite(set) {
   let results;
   try { results = JSON.parse(await fs.readFile(resultsFile, 'utf8')); } catch { /* never written */ }
   await fs.rm(tmp, { recursive: true, force: true });
-  const suite = { name, passed: results?.passed ?? 0, failed: results?.failed ?? 0, ms: Date.now() - start };
+  const suite = { name, passed: results?.passed ?? 0, failed: results?.failed ?? 0, skipped: results?.skipped ?? [], ms: Date.now() - start };
   if (!results) suite.error = `the conformance runner wrote no results (${r.error ?? 'no error reported'})`;
   else if (!results.finished) suite.error = `the conformance run did not finish (${results.error ?? r.error ?? 'unknown reason'})`;
   if (results?.failures?.length) {

@@ -130,13 +130,19 @@ async function main() {
   if (keep) console.log(`  output kept in ${tmp}`); else await fs.rm(tmp, { recursive: true, force: true });
   const missing = coverageProblems({ required, listed, ran: results.map((r) => r.scenario), grep });
   for (const m of missing) console.log(`  ✗ ${m.title}: ${m.error}`);
+  // A failing scenario counts as skipped only when test/skipped-tests.json (the one list of skips, each
+  // with its reason, which npm test prints) names it as "conformance <set> <scenario>"; else it fails.
+  const allowed = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'skipped-tests.json'), 'utf8'));
+  const title = (r) => `conformance ${set} ${r.scenario}`;
+  const skipped = results.filter((r) => !r.ok && Object.hasOwn(allowed, title(r)));
+  for (const r of results.filter((x) => x.ok && Object.hasOwn(allowed, title(x)))) console.log(`  note: ${r.scenario} passes now: remove "${title(r)}" from test/skipped-tests.json`);
   const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed + missing.length;
-  console.log(`conformance ${set}: ${results.length} scenarios, ${passed} passed, ${failed} failed; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
+  const failed = results.length - passed - skipped.length + missing.length;
+  console.log(`conformance ${set}: ${results.length} scenarios, ${passed} passed, ${failed} failed, ${skipped.length} known failures listed in test/skipped-tests.json; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
   if (resultsFile) {
     await fs.writeFile(resultsFile, JSON.stringify({
-      passed, failed, finished: true, scenarios: results.length,
-      failures: [...results.filter((r) => !r.ok).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })), ...missing],
+      passed, failed, finished: true, scenarios: results.length, skipped: skipped.map(title),
+      failures: [...results.filter((r) => !r.ok && !skipped.includes(r)).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })), ...missing],
     }));
   }
   return failed ? 1 : 0;
