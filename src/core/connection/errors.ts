@@ -100,7 +100,7 @@ function oneLine(s: string, max: number): string {
 }
 
 /** Maps SDK errors from a request into {@link ServerError}s that say what happened in user terms. */
-export function toServerError(server: string, method: string, err: unknown, closedReason?: string): ServerError {
+export function toServerError(server: string, method: string, err: unknown, closedReason?: string, url?: string): ServerError {
   if (err instanceof ServerError) return err;
   if (err instanceof SdkError) {
     switch (err.code) {
@@ -121,7 +121,8 @@ export function toServerError(server: string, method: string, err: unknown, clos
     return new ServerError(server, `${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, { cause: err });
   }
   if (err instanceof Error && err.name === 'AbortError') return new ServerError(server, `${method} was cancelled`, REQUEST_TIMEOUT, { cause: err });
-  const network = describeNetworkError(err);
+  // The URL says where nothing answered (a declaration may list several servers on one host).
+  const network = describeNetworkError(err, url);
   if (network) return new ServerError(server, `${method} failed: could not reach the server: ${network}`, CONNECTION_CLOSED, { cause: err });
   const msg = err instanceof Error ? err.message : String(err);
   return new ServerError(server, `${method} failed: ${msg}`, undefined, { cause: err });

@@ -32,6 +32,8 @@ export interface RequestTarget {
   readonly logger: Logger;
   /** Why the last connection closed, for the error of a request it cut short. */
   closedReason(): string | undefined;
+  /** The server's URL (HTTP servers), for an error that could not reach it. */
+  url?(): string | undefined;
   /** The running client, waiting for a start in progress; throws a "not running" error for `method` otherwise. */
   runningClient(method: string, opts: CallOptions): Promise<Client>;
   /** The client now (after {@link reinitialize}: the new one). */
@@ -77,10 +79,10 @@ export async function sendWith<T>(target: RequestTarget, method: string, opts: C
       const again = target.currentClient();
       if (!again) throw target.notRunning(method);
       try { return await withAuthRetry(() => send(again, ro)); }
-      catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason()); }
+      catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason(), target.url?.()); }
     }
     if (describeNetworkError(err)) target.unreachable(client, err);
-    throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason());
+    throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason(), target.url?.());
   }
 }
 
@@ -102,7 +104,7 @@ export async function callToolAsTask(target: RequestTarget, name: string, args: 
     if (taskId) client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
-  const fail = (e: unknown) => toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason());
+  const fail = (e: unknown) => toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.());
   try {
     let task: Task;
     try {

@@ -130,6 +130,7 @@ export class ServerConnection extends Disposable {
     this.requests = {
       name, logger: this.logger,
       closedReason: () => this.closedReason,
+      url: () => (this._declaration as { url?: string }).url,
       runningClient: async (method, opts) => {
         await this.ready(opts, method);
         const client = this.client;
@@ -527,7 +528,7 @@ export class ServerConnection extends Disposable {
     if (!client) throw this.notRunning(method);
     const timeout = this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
     try { return await withAuthRetry(() => client.request({ method, params } as never, schema, { timeout })) as T; }
-    catch (e) { throw toServerError(this.name, method, e, this.closedReason); }
+    catch (e) { throw toServerError(this.name, method, e, this.closedReason, (this._declaration as { url?: string }).url); }
   }
 
   private syncLogLevel(): void {
