@@ -12,7 +12,7 @@ import {
 import type { OnboardingContext } from '../onboarding/addServer';
 import { declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
-import { noteDisposed, noteShown } from '../testing/quickInputProbe';
+import { showQuickInput } from '../multiStepInput';
 import { installWithConsent, type InstallResult } from './install';
 import { registryUrl } from './settings';
 
@@ -121,15 +121,13 @@ async function pickEntry(client: RegistryClient): Promise<RegistryEntry | undefi
         }),
         qp.onDidHide(() => resolve(undefined)),
       );
-      qp.show();
-      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(qp);
+      showQuickInput(qp);
       void load(false);
     });
   } finally {
     clearTimeout(timer);
     request?.abort();
     disposables.forEach(d => d.dispose());
-    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(qp);
     qp.dispose();
   }
 }
@@ -142,12 +140,10 @@ async function pickWithProbe<T extends vscode.QuickPickItem>(items: T[], title: 
   try {
     return await new Promise<T | undefined>(resolve => {
       disposables.push(qp.onDidAccept(() => resolve(qp.selectedItems[0])), qp.onDidHide(() => resolve(undefined)));
-      qp.show();
-      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(qp);
+      showQuickInput(qp);
     });
   } finally {
     disposables.forEach(d => d.dispose());
-    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(qp);
     qp.dispose();
   }
 }

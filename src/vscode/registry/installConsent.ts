@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { chunkText, launchPreview } from '../../core/registry';
-import { noteDisposed, noteShown } from '../testing/quickInputProbe';
+import { showQuickInput } from '../multiStepInput';
 import { hasWorkspace, type Target } from '../onboarding/settingsWriter';
 
 /** Labels render `$(icon)`; a command line must read as typed. */
@@ -57,12 +57,10 @@ export async function confirmInstall(request: InstallConsentRequest): Promise<Ta
         }),
         qp.onDidHide(() => resolve(undefined)),
       );
-      qp.show();
-      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(qp);
+      showQuickInput(qp);
     });
   } finally {
     disposables.forEach(d => d.dispose());
-    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(qp);
     qp.dispose();
   }
 }
