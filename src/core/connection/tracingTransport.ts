@@ -1,10 +1,12 @@
 /**
  * Wraps a transport to (1) log the protocol trace at trace level, redacted, and only when the
- * logger is at trace (no JSON.stringify cost otherwise), and (2) learn the negotiated protocol
- * version, which the SDK hands to transports through `setProtocolVersion`.
+ * logger is at trace (no JSON.stringify cost otherwise), (2) learn the negotiated protocol
+ * version, which the SDK hands to transports through `setProtocolVersion`, and (3) on a 2026-07-28
+ * connection, read a result without `resultType` as `"complete"` (see {@link completeByDefault}).
  */
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { LogLevel, redact, type Logger } from '../logger';
+import { MODERN_REVISION } from './era';
 
 export class TracingTransport implements Transport {
   onclose?: () => void;
@@ -16,6 +18,11 @@ export class TracingTransport implements Transport {
    * (a schema it does not accept, a method nobody serves).
    */
   onRefusedRequest?: (method: string, reason: string) => void;
+  /**
+   * We sent a multi-round-trip retry (a request carrying `inputResponses` or `requestState`): its
+   * result depends on inputs outside any cache key, so the response cache must not keep it.
+   */
+  onRetryRound?: () => void;
   /** Server→client requests still to be answered (id → method), and those that reached a handler. */
   private readonly serverRequests = new Map<RequestId, string>();
   private readonly handled = new Set<RequestId>();
@@ -26,7 +33,7 @@ export class TracingTransport implements Transport {
     inner.onmessage = (m, extra) => {
       if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`← ${redact(JSON.stringify(m), this.secrets())}`);
       if ('method' in m && 'id' in m) this.serverRequests.set(m.id, m.method);
-      this.onmessage?.(m, extra);
+      this.onmessage?.(this.modern && 'result' in m ? completeByDefault(m) : m, extra);
     };
   }
 
@@ -38,6 +45,7 @@ export class TracingTransport implements Transport {
     if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`→ ${redact(JSON.stringify(message), this.secrets())}`);
     // Shape checks, not the SDK's type guards: those run a schema parse per message (most of the
     // host's CPU per call); the transport below has parsed what arrived, and we built what we send.
+    if ('method' in message && 'id' in message && isRetryRound(message.params)) this.onRetryRound?.();
     if (!('method' in message) && 'id' in message && message.id !== undefined) {
       const method = this.serverRequests.get(message.id);
       if (method !== undefined) {
@@ -58,4 +66,25 @@ export class TracingTransport implements Transport {
     this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
+
+  /** Revisions are dates: 2026-07-28 and later have `resultType` (and no `initialize`). */
+  private get modern(): boolean { return this.protocolVersion !== undefined && this.protocolVersion >= MODERN_REVISION; }
+}
+
+/**
+ * Spec 2026-07-28 (basic/index, ResultType): "clients MUST treat an absent `resultType` as
+ * `complete`". The SDK 2.4.0 refuses such a result from a 2026-07-28 server (it reads the rule as
+ * meant for earlier servers only); the conformance suite (sep-2322-default-result-type-complete)
+ * and the spec's own wording say accept it. Only a result object without the field gains
+ * `resultType: "complete"`; nothing else of the message changes (a result that is not an object
+ * stays as it is, for the SDK to reject).
+ */
+export function completeByDefault(m: JSONRPCMessage): JSONRPCMessage {
+  const result = (m as { result?: unknown }).result;
+  if (typeof result !== 'object' || result === null || Array.isArray(result) || 'resultType' in result) return m;
+  return { ...m, result: { ...result, resultType: 'complete' } } as JSONRPCMessage;
+}
+
+function isRetryRound(params: unknown): boolean {
+  return typeof params === 'object' && params !== null && ('inputResponses' in params || 'requestState' in params);
 }
