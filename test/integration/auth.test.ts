@@ -3,9 +3,9 @@
  * server. Sign-in goes through the product's own path: `mcpHost.signIn` → `vscode.env.openExternal`
  * of the authorization page (the test browser opens it; the fixture approves at once) → the
  * redirect to the `vscode.env.asExternalUri` callback → this extension's UriHandler. Tokens live in
- * SecretStorage. A window reload cannot be done inside the test's own extension host, so reuse is
- * shown across a new server connection (the server removed and declared again: new connection and
- * OAuth session objects, only SecretStorage carries over).
+ * SecretStorage. Here reuse is shown across a new server connection (the server removed and declared
+ * again: new connection and OAuth session objects, only SecretStorage carries over); across a window
+ * reload (a new extension host) in the 'reload' run (test/integration/reload/oauthReload.test.ts).
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
