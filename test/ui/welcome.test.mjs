@@ -104,8 +104,9 @@ describe('Onboarding (workbench UI)', function () {
     await answer('Choose a file', 'Choose a file');
     // VS Code's own file dialog (a quick input in the browser): type the path, Enter.
     await page.waitForFunction(() => (document.querySelector('.quick-input-widget input.input')?.value ?? '').endsWith('/'));
-    // The dialog loads its starting folder asynchronously (busy: a progress bar) and would overwrite what
-    // was typed before: type once it has finished.
+    // The dialog lists its starting folder (the workspace) asynchronously and then sets the input again,
+    // which would overwrite what was typed before: type once the folder's entries are listed and it is not busy.
+    await row('README.md').waitFor();
     await widget().locator('.monaco-progress-container.active').waitFor({ state: 'hidden' });
     await input().fill(file);
     await row('claude_desktop_config.json').waitFor();
