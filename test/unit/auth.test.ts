@@ -235,12 +235,18 @@ describe('oauth', function () {
     const url = await start({ FIXTURE_NO_DCR: '1' });
     const pre: ClientCredentials = { clientId: 'fixture-client', clientSecret: 'fixture-secret' };
     const withPre = hostWith(authPort(undefined, { preRegisteredClient: () => pre }));
+    // The SDK warns on the console when a stored credential lacks its authorization server's stamp
+    // (SEP-2352: the cross-server isolation is then off); the pre-registered client carries it.
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => { warnings.push(args.map(String).join(' ')); };
     try {
       await withPre.host.apply({ o: { type: 'http', url } });
       await withPre.host.require('o').signIn();
       assert.equal(withPre.host.require('o').state, 'running', withPre.host.require('o').message);
       assert.equal((await whoami(withPre.host)).clientId, 'fixture-client');
-    } finally { await withPre.host.shutdown(); }
+    } finally { console.warn = warn; await withPre.host.shutdown(); }
+    assert.deepEqual(warnings.filter(w => /SEP-2352/.test(w)), [], 'SDK warnings about unstamped credentials');
 
     let asked = 0;
     const userAgent = new HeadlessUserAgent({ askForClient: async () => { asked++; return pre; } });

@@ -164,7 +164,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const pre = await this.preRegisteredClient();
     if (pre) {
       this.remember(pre.clientSecret);
-      return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(pre.redirectUri ? { redirect_uris: [pre.redirectUri] } : {}) };
+      // Stamped with the issuer in use (SEP-2352): the user configured this client for this server, so it
+      // is meant for whichever authorization server the server names; unstamped, the SDK warns on every read.
+      return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(pre.redirectUri ? { redirect_uris: [pre.redirectUri] } : {}), ...(issuer ? { issuer } : {}) };
     }
     const flow = this.flow;
     const stored = issuer ? await this.options.storage.client(issuer) : undefined;
