@@ -95,6 +95,8 @@ export class ServerConnection extends Disposable {
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
+  /** Listed tool → the definition handed to the SDK's callTool (see {@link withoutOutputSchema}). */
+  private sdkDefinitions = new WeakMap<Tool, Tool>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
   /** Change notifications of a 2026-07-28 connection (`subscriptions/listen`); undefined on 2025-era ones. */
@@ -143,6 +145,7 @@ export class ServerConnection extends Disposable {
         if (!client || this._state !== 'running') throw this.notRunning(method);
         return client;
       },
+      clientIfRunning: () => (this._state === 'running' ? this.client : undefined),
       currentClient: () => this.client,
       defaultTimeoutMs: () => this.requestTimeoutMs(),
       maxTotalTimeoutMs: () => this.options.maxTotalTimeoutMs ?? 10 * 60_000,
@@ -317,21 +320,34 @@ export class ServerConnection extends Disposable {
    * `preferTask`) run as tasks when the server supports task-augmented `tools/call`: status goes to
    * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     // The tool's definition (task support, output schema) is known only once a restart has listed it again.
-    await this.ready(opts, 'tools/call');
+    // A running server's call skips the wait (and its tick): the hot path of every tool call.
+    return this._state === 'running' ? this.sendToolCall(name, args, opts) : this.ready(opts, 'tools/call').then(() => this.sendToolCall(name, args, opts));
+  }
+
+  private sendToolCall(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
-    const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
-      ? await callToolAsTask(this.requests, name, args, opts)
+    const call = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
+      ? callToolAsTask(this.requests, name, args, opts)
       // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
-      // (2026-07-28 over HTTP); the output schema is checked below, by our validators only.
-      : await sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, { ...ro, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) }));
-    if (tool?.outputSchema && !result.isError) {
-      const problem = this.validators.check(tool, result.structuredContent);
+      // (2026-07-28 over HTTP) and validates the result against the era's schema; the output schema
+      // is checked below, by our validators only (the definition we hand the SDK has none).
+      : sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, tool ? { ...ro, toolDefinition: this.withoutOutputSchema(tool) } : ro));
+    if (!tool?.outputSchema) return call;
+    return call.then(result => {
+      const problem = result.isError ? undefined : this.validators.check(tool, result.structuredContent);
       if (problem) throw new ServerError(this.name, problem, ProtocolErrorCode.InvalidParams);
-    }
-    return result;
+      return result;
+    });
+  }
+
+  /** The tool as the SDK's callTool gets it: without `outputSchema`, made once per listed tool, not per call. */
+  private withoutOutputSchema(tool: Tool): Tool {
+    let stripped = this.sdkDefinitions.get(tool);
+    if (!stripped) this.sdkDefinitions.set(tool, stripped = { ...tool, outputSchema: undefined });
+    return stripped;
   }
 
   private supportsToolTasks(): boolean {

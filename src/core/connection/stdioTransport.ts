@@ -38,6 +38,8 @@ export class StdioTransport implements Transport {
 
   private child?: ChildProcess;
   private closing = false;
+  /** Resolves at the next 'drain' of the server's stdin, while a write waits for one. */
+  private drained?: Promise<void>;
   exitInfo?: ExitInfo;
 
   constructor(private readonly launch: StdioLaunch, private readonly limits: Pick<ServerLimits, 'maxMessageBytes' | 'maxLogLineBytes'> = defaultServerLimits) {}
@@ -130,10 +132,10 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('Not connected'));
-    return new Promise(resolve => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
-    });
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    // Every send made while the pipe is full waits for the same 'drain': one listener, not one per
+    // request (1,000 calls in flight added 1,000 listeners and a MaxListenersExceededWarning).
+    return this.drained ??= new Promise(resolve => stdin.once('drain', () => { this.drained = undefined; resolve(); }));
   }
 
   async close(): Promise<void> {
