@@ -12,10 +12,10 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type Resource } from '@modelcontextprotocol/client';
 import { McpHost } from '../../src/core';
+import { asStdioTransport, versionNegotiation } from '../../src/core/connection/era';
+import { StdioTransport } from '../../src/core/connection/stdioTransport';
 import { formatSize } from '../../src/vscode/resources/mime';
 import { ResourcesTreeData, type ResourceTreeNode } from '../../src/vscode/resources/resourcesTree';
 import { record } from './figures';
@@ -45,8 +45,10 @@ function render(nodes: ResourceTreeNode[]): number {
 async function raw(): Promise<{ firstPageMs: number; allPagesMs: number; retained: number }> {
   const base = heap();
   const t0 = performance.now();
-  const client = new Client({ name: 'bench-raw', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], env: { ...process.env, ...env } as Record<string, string> }));
+  // Like for like: the SDK line the host bundles, over the host's transport, negotiating the era as the host does.
+  const client = new Client({ name: 'bench-raw', version: '1' }, { versionNegotiation: versionNegotiation(undefined, 'stdio', 60_000) });
+  const transport = new StdioTransport({ command: process.execPath, args: [server], env: { ...process.env, ...env } as Record<string, string> });
+  await client.connect(asStdioTransport(transport, () => transport.pid));
   let page = await client.listResources();
   const firstPageMs = performance.now() - t0;
   const list: Resource[] = [...page.resources];
