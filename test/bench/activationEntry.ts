@@ -2,9 +2,9 @@
 // a VS Code where MCP Host is installed from its production .vsix, waits for MCP Host to activate by
 // itself (onStartupFinished) and writes what its API reports to MCP_HOST_BENCH_OUT. Also writes a
 // results file in the shape test/rig/runIntegration.mjs expects, so the rig treats it like a test run.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../src/vscode/api';
+import { finishEntry } from './entryResult';
 
 export async function run(): Promise<void> {
   const started = Date.now();
@@ -24,14 +24,5 @@ export async function run(): Promise<void> {
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
-  if (process.env.MCP_HOST_BENCH_OUT) fs.writeFileSync(process.env.MCP_HOST_BENCH_OUT, JSON.stringify(sample ?? { error }));
-  const ok = !error;
-  if (process.env.MCP_HOST_TEST_RESULTS) {
-    fs.writeFileSync(process.env.MCP_HOST_TEST_RESULTS, JSON.stringify({
-      finished: true, passed: ok ? 1 : 0, failed: ok ? 0 : 1, pending: 0, durationMs: Date.now() - started,
-      tests: [{ title: 'activation sample', state: ok ? 'passed' : 'failed' }],
-      failures: ok ? [] : [{ title: 'activation sample', error: error ?? '' }],
-    }));
-  }
-  if (!ok) throw new Error(error);
+  finishEntry('activation sample', started, sample, error);
 }

@@ -24,6 +24,7 @@ const BENCHES = [
   ['sandbox', ['out/test/bench/sandbox.js']],
   ['flood', ['out/test/bench/flood.js']],
   ['extension', ['test/bench/extension.mjs']],
+  ['builtin', ['test/bench/builtin.mjs']],
 ];
 
 const figuresFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-figures-')), 'figures.jsonl');
