@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { Client, type Resource } from '@modelcontextprotocol/client';
+import { Client, specTypeSchemas, type Resource } from '@modelcontextprotocol/client';
 import { McpHost } from '../../src/core';
 import { asStdioTransport, versionNegotiation } from '../../src/core/connection/era';
 import { StdioTransport } from '../../src/core/connection/stdioTransport';
@@ -49,11 +49,13 @@ async function raw(): Promise<{ firstPageMs: number; allPagesMs: number; retaine
   const client = new Client({ name: 'bench-raw', version: '1' }, { versionNegotiation: versionNegotiation(undefined, 'stdio', 60_000) });
   const transport = new StdioTransport({ command: process.execPath, args: [server], env: { ...process.env, ...env } as Record<string, string> });
   await client.connect(asStdioTransport(transport, () => transport.pid));
-  let page = await client.listResources();
+  // Page by page as the host lists (the 2.x client's listResources() would walk every page before answering).
+  const listPage = (cursor?: string) => client.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, specTypeSchemas.ListResourcesResult);
+  let page = await listPage();
   const firstPageMs = performance.now() - t0;
   const list: Resource[] = [...page.resources];
   while (page.nextCursor) {
-    page = await client.listResources({ cursor: page.nextCursor });
+    page = await listPage(page.nextCursor);
     list.push(...page.resources);
   }
   const allPagesMs = performance.now() - t0;
