@@ -3,7 +3,7 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
-import type { Client, Transport } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, Transport } from '@modelcontextprotocol/client';
 import { ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
@@ -26,8 +26,9 @@ import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
-import { callToolAsTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
-import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import { callToolAsTask, callToolOrTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import type { TaskFollower } from './extensionTasks';
 import { asStdioTransport, versionNegotiation } from './era';
 import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
@@ -118,7 +119,7 @@ export class ServerConnection extends Disposable {
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
 
   /** The request path's view of this connection. */
-  private readonly requests: RequestTarget;
+  private readonly requests: RequestTarget & TaskFollower;
 
   constructor(readonly name: string, private _declaration: ServerDeclaration, private readonly options: ConnectionOptions) {
     super();
@@ -144,6 +145,7 @@ export class ServerConnection extends Disposable {
       reinitialize: () => this.reinitialize(),
       notRunning: method => this.notRunning(method),
       unreachable: (client, err) => this.connectionLost(this.generation, client, err),
+      answerInput: (method, params, signal) => answerTaskInput({ ports: this.options.ports, roots: this.roots, ref: () => this.ref }, method, params, signal),
     };
     this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c,
       (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
@@ -301,20 +303,25 @@ export class ServerConnection extends Disposable {
   }
 
   /**
-   * Calls a tool. Tools whose `execution.taskSupport` is `required` (or `optional` with
-   * `preferTask`) run as tasks when the server supports task-augmented `tools/call`: status goes to
-   * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
+   * Calls a tool. On 2026-era servers any call may come back as a task (tasks extension); on
+   * 2025-era ones, tools whose `execution.taskSupport` is `required` (or `optional` with
+   * `preferTask`) run as tasks when the server supports task-augmented `tools/call`. Either way task
+   * status goes to `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     // The tool's definition (task support, output schema) is known only once a restart has listed it again.
     await this.ready(opts, 'tools/call');
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
-    const result = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
-      ? await callToolAsTask(this.requests, name, args, opts)
-      // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
-      // (2026-07-28 over HTTP); the output schema is checked below, by our validators only.
-      : await sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, { ...ro, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) }));
+    // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
+    // (2026-07-28 over HTTP); the output schema is checked below, by our validators only.
+    const send = (client: Client, ro: RequestOptions) => client.callTool({ name, arguments: args }, { ...ro, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) });
+    const result = this.transport?.tasks.active
+      // 2026-07-28: the server decides whether a call becomes a task (tasks extension), for any tool.
+      ? await callToolOrTask(this.requests, e => this.transport?.tasks.take(e), opts, send)
+      : this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
+        ? await callToolAsTask(this.requests, name, args, opts)
+        : await sendWith(this.requests, 'tools/call', opts, send);
     if (tool?.outputSchema && !result.isError) {
       const problem = this.validators.check(tool, result.structuredContent);
       if (problem) throw new ServerError(this.name, problem, ProtocolErrorCode.InvalidParams);
