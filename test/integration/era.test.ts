@@ -127,25 +127,26 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
     });
   }
 
-  it('2026-07-28 (tasks extension): cancelling the chat request sends tasks/cancel for the running task', async () => {
-    const log = async () => JSON.parse(textOf(await api.host.require('modern').callTool('task-log', {}))) as TaskLog;
-    await scriptedLm.script([{ toolCall: { name: 'modern_endless-task', input: { label: 'chat-cancel' }, callId: 'e1' } }], 'never reached');
-    await ask('@mcp run the endless task');
-    await waitFor(async () => ((await log()).polls['chat-cancel'] ?? 0) > 0, 20_000, 'the host to poll the task');
-    await vscode.commands.executeCommand('workbench.action.chat.cancel');
-    await waitFor(async () => (await log()).cancelled.includes('chat-cancel'), 10_000, 'the server to get tasks/cancel');
-    await waitFor(() => api.toolActivity.some(a => a.tool === 'endless-task' && a.outcome === 'cancelled'), 10_000, 'the call to end as cancelled');
-  });
-
-  it('2025-11-25 (experimental tasks): cancelling the chat request sends tasks/cancel for the running task', async () => {
-    const counts = async () => JSON.parse(textOf(await api.host.require('hanging').callTool('cancelled-count', {}))) as HangingCounts;
-    const before = await counts();
-    await scriptedLm.script([{ toolCall: { name: 'hanging_hang-task', input: {}, callId: 'h1' } }], 'never reached');
-    await ask('@mcp run the long task');
-    await waitFor(async () => (await counts()).taskPolls > before.taskPolls, 20_000, 'the host to poll the task');
-    await vscode.commands.executeCommand('workbench.action.chat.cancel');
-    await waitFor(async () => (await counts()).taskCancelled > before.taskCancelled, 10_000, 'the server to get tasks/cancel');
-  });
+  // [server, a task that never ends, how many times the server was polled / got tasks/cancel for it].
+  const CANCEL_RUNS = [
+    { era: '2026-07-28 (tasks extension)', server: 'modern', tool: 'endless-task', args: { label: 'chat-cancel' },
+      seen: async () => { const log = JSON.parse(textOf(await api.host.require('modern').callTool('task-log', {}))) as TaskLog; return { polls: log.polls['chat-cancel'] ?? 0, cancels: log.cancelled.filter(l => l === 'chat-cancel').length }; } },
+    { era: '2025-11-25 (experimental tasks)', server: 'hanging', tool: 'hang-task', args: {},
+      seen: async () => { const c = JSON.parse(textOf(await api.host.require('hanging').callTool('cancelled-count', {}))) as HangingCounts; return { polls: c.taskPolls, cancels: c.taskCancelled }; } },
+  ];
+  for (const run of CANCEL_RUNS) {
+    it(`${run.era}: cancelling the chat request sends tasks/cancel for the running task`, async () => {
+      const before = await run.seen();
+      await scriptedLm.script([{ toolCall: { name: `${run.server}_${run.tool}`, input: run.args, callId: 'c1' } }], 'never reached');
+      await ask(`@mcp run ${run.tool}`);
+      // Polling the task means the host knows its id: cancelling now must reach the task.
+      await waitFor(async () => (await run.seen()).polls > before.polls, 20_000, 'the host to poll the task');
+      await vscode.commands.executeCommand('workbench.action.chat.cancel');
+      await waitFor(async () => (await run.seen()).cancels > before.cancels, 10_000, 'the server to get tasks/cancel');
+      await waitFor(() => api.toolActivity.some(a => a.server === run.server && a.tool === run.tool && a.outcome === 'cancelled'), 10_000, 'the call to end as cancelled');
+      assert.equal((await scriptedLm.requests()).length, 1, 'no further model round after cancel');
+    });
+  }
 
   it('2026-07-28: a URL elicitation (no completion notification) opens the page after consent and goes back once the user says they are done', async () => {
     const before = hooks.quickInput.active;

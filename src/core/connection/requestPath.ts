@@ -98,7 +98,9 @@ export async function callToolAsTask(target: RequestTarget, name: string, args: 
   const ro = requestOptions(target, opts);
   let taskId: string | undefined, cancelSent = false;
   const cancel = () => {
-    if (taskId && !cancelSent) cancelSent = true, client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
+    if (!taskId || cancelSent) return;
+    cancelSent = true;
+    client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
   const fail = (e: unknown) => e instanceof ServerError ? e : toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.());

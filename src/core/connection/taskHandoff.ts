@@ -14,6 +14,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
 export const TASK_HANDOFF_CODE = -32099;
 /** Tasks held for callers that have not redeemed them (a caller that gave up never will). */
 const MAX_HELD = 64;
+/** Calls remembered while unanswered (a call the server never answers is forgotten after this many newer ones). */
+const MAX_PENDING = 1024;
 
 export class TaskHandoff {
   /** Ids of `tools/call` requests we sent and have no answer to yet. */
@@ -21,11 +23,13 @@ export class TaskHandoff {
   private readonly held = new Map<string, Record<string, unknown>>();
   private readonly key = `mcp-host/task-${randomUUID()}`;
 
-  /** Only 2026-era connections declare the tasks extension; before that a task result is just a bad result. */
+  /** Set on 2026-era connections (the extension is a 2026-07-28 one); on earlier ones a task result is just a bad result. */
   active = false;
 
   sent(message: JSONRPCMessage): void {
-    if (this.active && 'method' in message && message.method === 'tools/call' && 'id' in message) this.calls.add(message.id);
+    if (!this.active || !('method' in message) || message.method !== 'tools/call' || !('id' in message)) return;
+    if (this.calls.size >= MAX_PENDING) this.calls.delete(this.calls.values().next().value!);
+    this.calls.add(message.id);
   }
 
   /** The message to hand to the SDK: the server's own, or the swapped error for a task. */
