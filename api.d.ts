@@ -90,7 +90,10 @@ export interface McpHostApi {
         server: string;
         kind: CatalogKind;
     }>;
-    /** Milliseconds from the first statement of the bundle to the end of activate() (servers start afterwards, in the background). */
+    /**
+     * Milliseconds MCP Host's activation took: evaluating its activation bundle plus the activate() call (VS Code's
+     * own wait between the two, for the extension's context, is not counted; servers start afterwards, in the background).
+     */
     readonly activationMs: number;
     /** The tool activity log's recent entries (oldest first, at most 500): a copy taken on each read. */
     readonly toolActivity: readonly ToolActivity[];

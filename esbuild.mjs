@@ -14,6 +14,26 @@ const outfile = process.argv.find((a) => a.startsWith('--outfile='))?.slice('--o
 // --metafile=<path>: write esbuild's metafile (which input went into which bundle) there.
 const metafileOut = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 
+/**
+ * ext-apps' app bridge writes `import { z } from "zod/v4"`: taking the namespace as a value makes esbuild keep
+ * every export of zod's classic API, its ~60 locales included (~345 KiB minified), although the bridge only calls
+ * `z.object`, `z.union`, … The same module's `import * as z` binds the same functions (zod/v4 re-exports
+ * `z` as `* as z` of what it exports itself), and esbuild tree-shakes property reads on it. The build fails when
+ * the import is no longer there, so an ext-apps update cannot silently bring the whole of zod back.
+ */
+const zodNamespaceImport = {
+  name: 'zod-namespace-import',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]ext-apps[\\/]dist[\\/]src[\\/]app-bridge\.js$/ }, async (args) => {
+      const source = await fs.readFile(args.path, 'utf8');
+      const pattern = /import\s*\{\s*z\s+as\s+([\w$]+)\s*\}\s*from\s*"zod\/v4"/g;
+      const rewritten = source.replace(pattern, 'import * as $1 from "zod/v4"');
+      if (rewritten === source) throw new Error(`${args.path}: no \`import { z as … } from "zod/v4"\` to rewrite; see esbuild.mjs (zodNamespaceImport)`);
+      return { contents: rewritten, loader: 'js' };
+    });
+  },
+};
+
 const ctx = await esbuild.context({
   entryPoints: { [path.basename(outfile, '.js')]: 'src/extension.ts', host: 'src/host.ts' },
   bundle: true,
@@ -31,6 +51,7 @@ const ctx = await esbuild.context({
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
+  plugins: [zodNamespaceImport],
 });
 
 if (watch) {

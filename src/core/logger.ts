@@ -41,4 +41,4 @@ export function toMcpLevel(level: number | undefined): McpLogLevel {
   }
 }
 
-export { redact } from './redact';
+export { redact, redactValue } from './redact';

@@ -66,3 +66,23 @@ export function redactText(text: string, secrets: Iterable<string>): Redaction<s
 export function redact(text: string, secrets: Iterable<string> = []): string {
   return redactText(text, secrets).value;
 }
+
+/** What {@link redactValue} puts where a value is nested deeper than its bound. */
+export const NESTED_TOO_DEEP = '[nested too deep]';
+
+/**
+ * {@link redact} applied to every string (and key) inside a JSON-like value, keeping its shape: for
+ * values handed to other code as data (the exported API's tool activity), where a redacted JSON text
+ * would change the type. Depth-bounded: what is nested deeper is replaced by a marker (never walked, never shown).
+ */
+export function redactValue(value: unknown, secrets: Iterable<string> = [], depth = 32): unknown {
+  const list = [...secrets];
+  const walk = (v: unknown, d: number): unknown => {
+    if (typeof v === 'string') return redact(v, list);
+    if (v === null || typeof v !== 'object') return v;
+    if (d <= 0) return NESTED_TOO_DEEP;
+    if (Array.isArray(v)) return v.map(x => walk(x, d - 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, list), walk(x, d - 1)]));
+  };
+  return walk(value, depth);
+}

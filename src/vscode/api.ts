@@ -73,7 +73,10 @@ export interface McpHostApi {
   readonly onDidChangeServers: vscode.Event<void>;
   readonly onDidChangeServerState: vscode.Event<{ server: string; state: ServerState; message?: string }>;
   readonly onDidChangeCatalog: vscode.Event<{ server: string; kind: CatalogKind }>;
-  /** Milliseconds from the first statement of the bundle to the end of activate() (servers start afterwards, in the background). */
+  /**
+   * Milliseconds MCP Host's activation took: evaluating its activation bundle plus the activate() call (VS Code's
+   * own wait between the two, for the extension's context, is not counted; servers start afterwards, in the background).
+   */
   readonly activationMs: number;
   /** The tool activity log's recent entries (oldest first, at most 500): a copy taken on each read. */
   readonly toolActivity: readonly ToolActivity[];

@@ -56,6 +56,14 @@ export class InputStore {
     await this.values();
   }
 
+  /** Forgets the values given for `server` declared at `scope` (in this workspace, for a workspace scope). */
+  async forgetServer(server: string, scope: InputScope): Promise<number> {
+    const workspace = scope === 'user' ? undefined : workspaceIdentity();
+    const n = await this.vault.forget(b => b.server === server && b.scope === scope && (scope === 'user' || b.workspace === workspace));
+    await this.values();
+    return n;
+  }
+
   async clear(): Promise<number> {
     const n = await this.vault.clear();
     this.cache = [];

@@ -3,8 +3,9 @@
 //  2. activate() duration in a real extension host, bundle evaluation included (target ≤ 50 ms):
 //     MCP Host is installed from that .vsix into code-server (test rig), activates by itself
 //     (onStartupFinished) with server-everything declared, and reports `activationMs` through its API
-//     (from the bundle's first statement to the end of activate(); servers start afterwards, in the
-//     background). Each sample is a fresh code-server + extension host.
+//     (evaluating the bundle plus the activate() call, without VS Code's wait for the extension's
+//     context between the two; servers start afterwards, in the background). Each sample is a fresh
+//     code-server + extension host.
 //  3. Evaluating each production bundle alone (`require()` with a stubbed `vscode`) in fresh Node 24
 //     processes, wall and CPU time: extension.js is what activate() waits for, host.js (the core and
 //     the MCP SDK) is required after activation; CPU time stays meaningful on a busy machine.

@@ -3,7 +3,9 @@
 // npm run build:tests). One run covers one set of client scenarios:
 //   --requirements <revision>  exactly what the suite says that spec revision requires (2025-11-25,
 //                              2026-07-28), each scenario run at that revision's wire
-//   --extensions               the extension scenarios we support (reported apart: never scored)
+//   --extensions               the extension scenarios (reported apart: never scored by the suite); those
+//                              we claim (required-extensions.json) run and must pass, the others are named
+//                              as not supported. Claiming none is no failure: the run says so.
 // The suite needs Node >= 22: it runs on the test rig's Node 24 (test/rig/install.mjs); the driver
 // runs on the Node running this script.
 //
@@ -30,7 +32,7 @@ import { coverageProblems } from './coverage.mjs';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = process.env.MCP_HOST_CONFORMANCE_CLI || path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const DRIVER = path.join(REPO, 'out', 'test', 'conformance', 'driver.js');
-/** The revision extension scenarios run at: the newest the host speaks. */
+/** The revision whose listing names the extension scenarios (they run at no revision: see runScenario). */
 const NEWEST_REVISION = '2026-07-28';
 const SCENARIO_TIMEOUT_MS = 30_000;
 
@@ -87,7 +89,10 @@ async function listScenarios(node) {
 async function runScenario(node, scenario, outDir) {
   const start = Date.now();
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(DRIVER)}`;
-  const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, '--spec-version', requirements ?? NEWEST_REVISION, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
+  // Extension scenarios are not on a spec revision's timeline: given --spec-version, the suite skips them
+  // ("not applicable at spec version …") and records no check.
+  const revision = extensions ? [] : ['--spec-version', requirements];
+  const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, ...revision, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
   let checks = [];
   try { checks = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))); } catch { /* no JSON: reported below */ }
   const count = (s) => checks.filter((c) => c.status === s).length;
@@ -113,7 +118,8 @@ async function main() {
   const required = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', `required-${set}.json`), 'utf8')).scenarios;
   // Extension scenarios are never scored by the suite: we run the ones we claim and name the rest.
   let scenarios = extensions ? listed.filter((s) => required.includes(s)) : listed;
-  if (extensions) for (const s of listed.filter((x) => !required.includes(x))) console.log(`  - ${s}: not supported (not in required-extensions.json)`);
+  const unsupported = extensions ? listed.filter((x) => !required.includes(x)) : [];
+  for (const s of unsupported) console.log(`  - ${s}: not supported (not in required-extensions.json)`);
   if (grep) scenarios = scenarios.filter((s) => new RegExp(grep).test(`conformance ${s}`));
   console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (${extensions ? 'extensions' : `requirements ${requirements}`}), ${jobs} at a time`);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-'));
@@ -128,7 +134,7 @@ async function main() {
     }
   }));
   if (keep) console.log(`  output kept in ${tmp}`); else await fs.rm(tmp, { recursive: true, force: true });
-  const missing = coverageProblems({ required, listed, ran: results.map((r) => r.scenario), grep });
+  const missing = coverageProblems({ required, listed, ran: results.map((r) => r.scenario), grep, claimsNone: extensions && required.length === 0 });
   for (const m of missing) console.log(`  ✗ ${m.title}: ${m.error}`);
   // A failing scenario counts as skipped only when test/skipped-tests.json (the one list of skips, each
   // with its reason, which npm test prints) names it as "conformance <set> <scenario>"; else it fails.
@@ -141,7 +147,7 @@ async function main() {
   console.log(`conformance ${set}: ${results.length} scenarios, ${passed} passed, ${failed} failed, ${skipped.length} known failures listed in test/skipped-tests.json; ${results.reduce((n, r) => n + r.success, 0)} checks passed`);
   if (resultsFile) {
     await fs.writeFile(resultsFile, JSON.stringify({
-      passed, failed, finished: true, scenarios: results.length, skipped: skipped.map(title),
+      passed, failed, finished: true, scenarios: results.length, skipped: skipped.map(title), unsupported,
       failures: [...results.filter((r) => !r.ok && !skipped.includes(r)).map((r) => ({ title: `conformance ${r.scenario}`, error: r.problems.join('; ') })), ...missing],
     }));
   }

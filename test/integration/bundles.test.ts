@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstallResult } from '../../src/vscode/registry/install';
-import { badManifestBundle, goodBundle, zipSlipBundle } from '../fixtures/bundles/makeBundle';
+import { badManifestBundle, goodBundle, manifest, zipSlipBundle } from '../fixtures/bundles/makeBundle';
 import { waitFor } from './helpers';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 
@@ -42,7 +42,7 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     await fs.writeFile(file, bytes);
     const before = api.testing.quickInput.active;
     const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', { path: file, sha256: createHash('sha256').update(bytes).digest('hex') });
-    const consent = await waitFor(() => { const a = api.testing.quickInput.active; return a && a !== before ? a as vscode.QuickPick<vscode.QuickPickItem> : undefined; }, 15_000, 'the install consent');
+    const consent = await installConsent(before);
     assert.match(consent.title ?? '', /Install MCP server "fixture-echo-bundle"\? Requested by the bundle .*echo\.mcpb/);
     const items = consent.items;
     const start = items.findIndex(i => i.kind === vscode.QuickPickItemKind.Separator) + 1;
@@ -50,13 +50,7 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     const launch = items.slice(start, end < 0 ? undefined : end).map(i => i.label).join('');
     assert.match(launch, /^node \S+\/bundles\/fixture-echo-bundle\/server\/index\.js --from-bundle/);
     assert.match(consent.activeItems[0].label, /Cancel/);
-    const install = consent.items.find(i => /Install in User settings/.test(i.label))!;
-    while (consent.activeItems[0] !== install) {
-      const was = consent.activeItems[0];
-      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-      await waitFor(() => consent.activeItems[0] !== was, 2000, 'the highlight to move');
-    }
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await chooseInstall(consent);
     const result = await done;
     assert.equal(result.status === 'installed' && result.state, 'running', JSON.stringify(result));
 
@@ -72,6 +66,46 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     assert.equal(userServers()['fixture-echo-bundle'], undefined);
     await assert.rejects(fs.stat(dir), 'the files are gone');
     await waitFor(() => api.host.get('fixture-echo-bundle') === undefined ? true : undefined, 10_000, 'the server to be gone');
+  });
+
+  it('uninstalling takes the bundle\'s option values along: the input definition leaves settings and a reinstall asks again', async () => {
+    const secret = `key-${Math.random().toString(36).slice(2)}`;
+    const m = manifest({
+      name: 'keyed-bundle',
+      user_config: { api_key: { type: 'string', title: 'API key', description: 'Key for the echo service', sensitive: true, required: true } },
+      server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'], env: { FIXTURE_KEY: '${user_config.api_key}' } } },
+    });
+    const file = path.join(tmp, 'keyed.mcpb');
+    await fs.writeFile(file, goodBundle(m));
+    const inputIds = () => (config().inspect<{ id: string }[]>('inputs')?.globalValue ?? []).map(i => i.id);
+    const installAnswering = async (value: string) => {
+      const before = api.testing.quickInput.active;
+      const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', file);
+      await acceptInstall(before);
+      const box = await waitFor(() => { const a = api.testing.quickInput.active; return a && 'password' in a && a.password ? a as vscode.InputBox : undefined; }, 15_000, 'the masked InputBox for the API key');
+      assert.match(box.prompt ?? '', /API key: Key for the echo service/);
+      box.value = value;
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return done;
+    };
+    const first = await installAnswering(secret);
+    assert.equal(first.status === 'installed' && first.state, 'running', JSON.stringify(first));
+    const who = await api.host.get('keyed-bundle')!.callTool('whoami', {});
+    assert.match((who.content as { text: string }[])[0].text, new RegExp(`"FIXTURE_KEY":"${secret}"`));
+    const ids = inputIds().filter(id => id.startsWith('keyed-bundle'));
+    assert.equal(ids.length, 1, JSON.stringify(inputIds()));
+
+    const removed = await vscode.commands.executeCommand<{ status: string }>('mcpHost.uninstallBundle', 'keyed-bundle');
+    assert.equal(removed.status, 'uninstalled');
+    assert.ok(!inputIds().includes(ids[0]), 'the bundle\'s input definition is gone from settings');
+    await waitFor(() => api.host.get('keyed-bundle') === undefined ? true : undefined, 10_000, 'the server to be gone');
+
+    // Installed again, the bundle does not silently get the old key: it was deleted, so the user is asked.
+    const again = await installAnswering('second-key');
+    assert.equal(again.status === 'installed' && again.state, 'running', JSON.stringify(again));
+    const who2 = await api.host.get('keyed-bundle')!.callTool('whoami', {});
+    assert.match((who2.content as { text: string }[])[0].text, /"FIXTURE_KEY":"second-key"/);
+    await vscode.commands.executeCommand('mcpHost.uninstallBundle', 'keyed-bundle');
   });
 
   it('refuses a wrong checksum, a bad manifest and a zip-slip bundle with a clear message, asking nothing and writing nothing', async () => {
@@ -97,3 +131,23 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     assert.equal(settingsText(), before, 'nothing written');
   });
 });
+
+/** The install consent QuickPick, once it replaces what was shown before the command ran. */
+function installConsent(before: unknown): Promise<vscode.QuickPick<vscode.QuickPickItem>> {
+  return waitFor(() => { const a = api.testing.quickInput.active; return a && a !== before ? a as vscode.QuickPick<vscode.QuickPickItem> : undefined; }, 15_000, 'the install consent');
+}
+
+/** Moves the highlight from Cancel (the default) to "Install in User settings" with the keyboard, and accepts. */
+async function chooseInstall(consent: vscode.QuickPick<vscode.QuickPickItem>): Promise<void> {
+  const install = consent.items.find(i => /Install in User settings/.test(i.label))!;
+  while (consent.activeItems[0] !== install) {
+    const was = consent.activeItems[0];
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await waitFor(() => consent.activeItems[0] !== was, 2000, 'the highlight to move');
+  }
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+async function acceptInstall(before: unknown): Promise<void> {
+  await chooseInstall(await installConsent(before));
+}

@@ -8,6 +8,8 @@
 // MCP_HOST_TEST_DIR / MCP_HOST_TEST_EXCLUDE_DIRS (which files; set by the driver from runs.mjs),
 // MCP_HOST_TEST_HOLD_FILE (runs with a UI suite: settle only once the driver has created this file, because
 // the workbench stops the extension host when run() settles and the UI tests still need it).
+// A window reload (the 'reload' run's UI suite reloads the page) starts a new extension host, which loads
+// this entry again: the results of the earlier load are kept and this load's are added to them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -22,6 +24,14 @@ export interface TestResultFile {
   failures: { title: string; error: string; stack?: string; expected?: unknown; actual?: unknown }[];
   /** Set when the entry itself failed (no test file could be loaded, …). */
   fatal?: string;
+  /** How many extension hosts ran this entry in this run (more than 1 after a window reload). */
+  loads?: number;
+}
+
+/** The results an earlier extension host of this run wrote before the window was reloaded (undefined on the first load). */
+function earlierLoad(file: string | undefined): TestResultFile | undefined {
+  if (!file || !fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as TestResultFile;
 }
 
 /**
@@ -78,9 +88,13 @@ export function run(): Promise<void> {
 function runMocha(): Promise<void> {
   const resultsFile = process.env.MCP_HOST_TEST_RESULTS;
   const started = Date.now();
-  const results: TestResultFile = { finished: false, passed: 0, failed: 0, pending: 0, durationMs: 0, tests: [], failures: [] };
+  const earlier = earlierLoad(resultsFile);
+  const results: TestResultFile = {
+    finished: false, passed: earlier?.passed ?? 0, failed: earlier?.failed ?? 0, pending: earlier?.pending ?? 0, durationMs: 0,
+    tests: earlier?.tests ?? [], failures: earlier?.failures ?? [], loads: (earlier?.loads ?? 1) + (earlier ? 1 : 0),
+  };
   const write = () => {
-    results.durationMs = Date.now() - started;
+    results.durationMs = (earlier?.durationMs ?? 0) + Date.now() - started;
     if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
   };
 
@@ -104,7 +118,7 @@ function runMocha(): Promise<void> {
     }
   } catch (e) {
     results.fatal = `loading tests failed: ${errorText(e).stack ?? errorText(e).error}`;
-    results.failed = 1;
+    results.failed++;
     results.failures.push({ title: '(loading test files)', ...errorText(e) });
     results.finished = true;
     write();

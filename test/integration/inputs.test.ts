@@ -38,6 +38,13 @@ describe('inputs', function () {
       await waitState(s, 'running');
       const env = JSON.parse(textOf(await a.callTool('secretive', 'env'))) as Record<string, string>;
       assert.equal(env.API_TOKEN, secret, 'the server received the secret');
+      // The tool activity other extensions read (api.toolActivity) carries neither the result's copy of the
+      // secret nor arguments that contain it, while keeping the arguments' shape.
+      await a.callTool('secretive', 'stderr', { lines: 0, text: `token=${secret}` });
+      const recent = a.toolActivity.filter(e => e.server === 'secretive').slice(-2);
+      assert.deepEqual(recent.map(e => e.tool), ['env', 'stderr']);
+      assert.deepEqual(recent[1].args, { lines: 0, text: 'token=[REDACTED]' });
+      assert.ok(!JSON.stringify(recent).includes(secret), 'the secret in api.toolActivity');
 
       // Restarting does not ask again: the value comes from SecretStorage.
       await vscode.commands.executeCommand('mcpHost.restartServer', 'secretive');

@@ -27,16 +27,25 @@ const run = (idOrArg?: unknown, arg?: unknown): Thenable<Outcome> =>
     ? vscode.commands.executeCommand<Outcome>(idOrArg, arg)
     : vscode.commands.executeCommand<Outcome>('mcpHost.runPrompt', idOrArg);
 
-/** Presses Enter in the quick input until `p` settles (an Enter before a step is ready is refused or lands nowhere). */
+/** The quick input MCP Host shows now, for these tests (the test builds' probe). */
+const activeInput = async () => (await mcpHostApi()).testing.quickInput.active;
+const seenSteps = new WeakSet<vscode.QuickInput>();
+
+/**
+ * Accepts each step MCP Host shows (its prefilled value or active item) until `p` settles: waits for
+ * each new quick input, then presses Enter once.
+ */
 async function acceptUntil<T>(p: Thenable<T>, ms = 15_000): Promise<T> {
   let settled = false;
   const done = Promise.resolve(p).finally(() => { settled = true; });
-  const deadline = Date.now() + ms;
-  while (!settled && Date.now() < deadline) {
+  for (;;) {
+    const next = await waitFor(async () => { if (settled) return 'settled'; const a = await activeInput(); return a && !seenSteps.has(a) ? a : undefined; }, ms, 'the next step or the end of the flow');
+    if (next === 'settled') return done;
+    seenSteps.add(next);
+    // The extension host sends the step to the workbench on its next timer tick; a command sent after that arrives after it.
+    await new Promise(r => setTimeout(r, 0));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await new Promise(r => setTimeout(r, 100));
   }
-  return done;
 }
 
 /** Records `completion/complete` calls of a connection (a spy on the real object, not a fake). */
@@ -55,7 +64,12 @@ function spyCompletions(conn: ServerConnection) {
     /** Waits for the n-th (1-based) answered completion of `argument`; the step shows its suggestions right after. */
     async answered(argument: string, n = 1) {
       const c = await waitFor(() => calls.filter(x => x.argument === argument)[n - 1], 10_000, `completion #${n} of ${argument}`);
-      await new Promise(r => setTimeout(r, 150));
+      // The step shows the suggestions once the answer is in (then it is no longer busy).
+      await waitFor(async () => {
+        const a = await activeInput();
+        return a && 'items' in a && !a.busy && c.values!.every(v => (a as vscode.QuickPick<vscode.QuickPickItem>).items.some(i => i.label === v));
+      }, 10_000, `the suggestions of ${argument} in the step`);
+      await new Promise(r => setTimeout(r, 0)); // the extension host sends them to the workbench on its next tick
       return c;
     },
     restore() { conn.complete = original; },

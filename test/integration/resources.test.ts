@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResourceTreeNode } from '../../src/vscode/resources/resourcesTree';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
-import { api as mcpHostApi, type TestApi } from './mcpHost';
+import { api as mcpHostApi, readExtensionLogs, type TestApi } from './mcpHost';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -34,6 +34,11 @@ async function resourceNode(server: string, uri: string): Promise<ResourceTreeNo
   const s = await serverNode(server);
   return waitFor(async () => (await children(s)).find(n => n.kind === 'resource' && n.item.uri === uri), 10_000, `${uri} under ${server}`);
 }
+/** How often `line` occurs in the log files whose name contains `server`. */
+function countIn(logs: Map<string, string>, server: string, line: string): number {
+  return [...logs].filter(([f]) => path.basename(f).includes(server)).reduce((n, [, text]) => n + text.split(line).length - 1, 0);
+}
+
 async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
@@ -184,6 +189,10 @@ describe('Resources view', function () {
   it('refreshes a dynamic everything resource on toggle-subscriber-updates, and stops after the tab closes', async () => {
     const everything = api.host.require('everything');
     const target = 'demo://resource/dynamic/text/1';
+    // Stays open throughout: its updates are the barrier that shows the server's update round has reached us.
+    const witness = 'demo://resource/dynamic/text/9';
+    const updates: string[] = [];
+    const listening = api.host.onDidUpdateResource(e => { if (e.server === 'everything') updates.push(e.uri); });
     const [uri] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', { server: 'everything', uri: target });
     const doc = await vscode.workspace.openTextDocument(uri);
     const first = doc.getText();
@@ -195,17 +204,29 @@ describe('Resources view', function () {
     try {
       await changed;
       assert.match(doc.getText(), /^Resource 1: This is a plaintext resource created at /);
+      // The witness is subscribed after the target, so the server (which walks its subscriptions in the
+      // order they were first made) sends the target's update before the witness's in every round.
+      // The target's tab is a preview: keep it, or the witness would open in its place.
+      await waitFor(() => vscode.window.activeTextEditor?.document === doc, 10_000, 'the resource in the active editor');
+      await vscode.commands.executeCommand('workbench.action.keepEditor');
+      await vscode.commands.executeCommand('mcpHost.openResource', { server: 'everything', uri: witness });
+      await waitFor(() => updates.includes(witness), 20_000, 'an update of the witness (its subscription is in place)');
 
-      await closeAllEditors();
-      await new Promise(r => setTimeout(r, 500));
-      const updates: string[] = [];
-      const d = api.host.onDidUpdateResource(e => { if (e.server === 'everything') updates.push(e.uri); });
+      const unsubscribed = async () => countIn(await readExtensionLogs(api), 'everything', `Received Unsubscribe Resource request: ${target}`);
+      const before = await unsubscribed();
+      const tabs = vscode.window.tabGroups.all.flatMap(g => g.tabs);
+      const tab = tabs.find(t => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+      assert.ok(tab, `the resource tab (tabs: ${tabs.map(t => t.label).join(', ')})`);
+      await vscode.window.tabGroups.close(tab);
+      // The server's own record (its log message, which MCP Host writes to the server's log) that the unsubscribe arrived.
+      await waitFor(async () => await unsubscribed() > before, 15_000, 'the server to log the unsubscribe');
       await everything.callTool('toggle-subscriber-updates'); // off
+      const from = updates.length;
       await everything.callTool('toggle-subscriber-updates'); // on again: sends at once for subscribed URIs only
-      await new Promise(r => setTimeout(r, 1000));
-      d.dispose();
-      assert.deepEqual(updates, [], 'no updates after unsubscribing');
+      await waitFor(() => updates.slice(from).includes(witness), 20_000, 'the update round after turning updates on again');
+      assert.deepEqual(updates.slice(from).filter(u => u === target), [], 'no updates of the closed resource after unsubscribing');
     } finally {
+      listening.dispose();
       await everything.callTool('toggle-subscriber-updates'); // leave updates off
     }
   });

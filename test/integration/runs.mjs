@@ -24,7 +24,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 /** Written by the restricted run's extension-host test once it has checked the untrusted state; the UI suite then grants trust. */
 export const TRUST_SIGNAL = path.join(os.tmpdir(), `mcp-host-trust-signal-${process.pid}`);
 
-/** Folder where the 'workbench' run's extension-host tests and its Playwright suite hand steps to each other (test/integration/workbench/bridge.ts, test/ui-workbench/bridge.mjs). */
+/** Folder where the 'workbench' and 'reload' runs' extension-host tests and their Playwright suites hand steps to each other (test/integration/workbench/bridge.ts, test/ui-workbench/bridge.mjs). */
 export const UI_BRIDGE_DIR = path.join(os.tmpdir(), `mcp-host-ui-bridge-${process.pid}`);
 
 /** @type {import('../rig/runIntegration.mjs').RunDefinition[]} */
@@ -33,6 +33,10 @@ export const runs = [
   // Flows a person drives in the workbench (confirmations, forms, approvals): the extension-host test
   // starts the flow and waits; the Playwright suite (test/ui-workbench) clicks and types, step by step.
   { name: 'workbench', dir: 'workbench', ui: 'test/ui-workbench', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, timeoutMs: 420_000 },
+  // A window reload (Playwright reloads the page): the workbench starts a new extension host, which runs the
+  // test entry again; test/integration/reload registers the checks of the second load (an OAuth sign-in
+  // that must survive the reload through SecretStorage). The same hand-over folder as 'workbench'.
+  { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000 },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the

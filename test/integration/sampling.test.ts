@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SamplingLogEntry, SamplingStatus } from '../../src/core/sampling';
+import { choose, nextPrompt, type Pick } from './consentDriver';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { api as mcpHostApi, declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
 
@@ -19,11 +20,21 @@ async function entries(): Promise<SamplingLogEntry[]> {
   return (await mcpHostApi()).samplingLogEntries();
 }
 
-/** Waits until the newest sampling request has `status` (then gives the QuickPick time to render). */
+/** Waits until the newest sampling request has `status`. */
 async function waitStatus(status: SamplingStatus, after = 0): Promise<SamplingLogEntry> {
-  const entry = await waitFor(async () => (await entries()).filter(e => e.id > after).find(e => e.status === status), 15_000, `a sampling request to be ${status}`);
-  await new Promise(r => setTimeout(r, 400));
-  return entry;
+  return waitFor(async () => (await entries()).filter(e => e.id > after).find(e => e.status === status), 15_000, `a sampling request to be ${status}`);
+}
+
+/** The approval prompt of the request after `after` (it is shown once the request awaits approval). */
+async function approvalPrompt(after: number): Promise<Pick> {
+  const entry = await waitStatus('awaiting-approval', after);
+  return nextPrompt(await mcpHostApi(), new RegExp(`wants to use a language model \\(request #${entry.id}\\)`));
+}
+
+/** The answer review of the request after `after`. */
+async function reviewPrompt(after: number): Promise<Pick> {
+  const entry = await waitStatus('awaiting-review', after);
+  return nextPrompt(await mcpHostApi(), new RegExp(`^Return this answer to MCP server ".*"\\? \\(request #${entry.id}\\)`));
 }
 
 async function lastId(): Promise<number> {
@@ -135,12 +146,8 @@ describe('sampling', function () {
     await setSetting('mcpHost.sampling', { '*': { policy: 'allow', rateLimit: 0 } });
     await setSetting('mcpHost.inputs', [{ id: 'samplingSecret', type: 'pickString', options: [secret], description: 'sampling test secret' }]);
     // Storing the input: the declaration asks for it with a QuickPick, which the test accepts.
-    let declared = false;
-    const declaring = declareServers({ ...SERVERS, secretful: { ...nodeServer(fixture('sampling')), env: { SAMPLING_TEST_TOKEN: '${input:samplingSecret}' } } }).then(() => { declared = true; });
-    while (!declared) {
-      await new Promise(r => setTimeout(r, 300));
-      await run('workbench.action.acceptSelectedQuickOpenItem');
-    }
+    const declaring = declareServers({ ...SERVERS, secretful: { ...nodeServer(fixture('sampling')), env: { SAMPLING_TEST_TOKEN: '${input:samplingSecret}' } } });
+    await choose(await nextPrompt(api, /^MCP server "secretful" .* asks for \$\{input:samplingSecret\}/), new RegExp(`^${secret}$`));
     await declaring;
     await waitState(api.host.require('secretful'), 'running');
     const out = JSON.parse(await sample({ maxTokens: 50, systemPrompt: `Token: ${secret}`, messages: [userText(`please use ${secret} to log in`)] }, 'secretful'));
@@ -188,10 +195,8 @@ describe('sampling', function () {
       const before = await lastId();
       await scriptedLm.script('Approved answer');
       const call = trigger('may I?');
-      await waitStatus('awaiting-approval', before);
       // "Show the full request" opens it read-only beside the prompt, which comes back.
-      // Reject (active), Allow once, Always allow, Edit, Use another model, Show the full request
-      await run(...Array(5).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem');
+      await choose(await approvalPrompt(before), /Show the full request$/);
       const shown = await waitFor(() => vscode.window.visibleTextEditors.find(e => e.document.uri.scheme === 'mcp-host-sampling' && e.document.uri.path.includes('/request-')), 10_000, 'the full request');
       const full = shown.document.getText();
       assert.match(full, /^# Sampling request from "everything"/);
@@ -199,10 +204,8 @@ describe('sampling', function () {
       assert.match(full, /- maxTokens: 100/);
       assert.match(full, /## System prompt\n\nYou are a helpful test server\./);
       assert.match(full, /## Message 1: user\n\nResource trigger-sampling-request context: may I\?/);
-      await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
-      await waitStatus('awaiting-review', before);
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // "Send the answer"
+      await choose(await approvalPrompt(before), /Allow once$/);
+      await choose(await reviewPrompt(before), /Send the answer to "everything"$/);
       const out = textOf(await call);
       assert.match(out, /"text": "Approved answer"/);
       const entry = (await entries()).at(-1)!;
@@ -213,9 +216,9 @@ describe('sampling', function () {
     it('reject in the prompt: the server gets error -1', async () => {
       const before = await lastId();
       const call = trigger('no you may not');
-      await waitStatus('awaiting-approval', before);
-      // Reject is first and active
-      await run('workbench.action.acceptSelectedQuickOpenItem');
+      const prompt = await approvalPrompt(before);
+      assert.match(prompt.activeItems[0]?.label ?? '', /Reject$/, 'Reject is the active item');
+      await choose(prompt, /Reject$/);
       const result = await call;
       assert.equal(result.isError, true);
       assert.match(textOf(result), /MCP error -1: The user rejected the sampling request/);
@@ -225,9 +228,8 @@ describe('sampling', function () {
     it('closing the answer review rejects the answer', async () => {
       const before = await lastId();
       const call = trigger('review me');
-      await waitStatus('awaiting-approval', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
-      await waitStatus('awaiting-review', before);
+      await choose(await approvalPrompt(before), /Allow once$/);
+      await reviewPrompt(before);
       await run('workbench.action.closeQuickOpen');
       assert.match(textOf(await call), /MCP error -1: The user rejected the response/);
       assert.equal((await scriptedLm.requests()).length, 1);
@@ -237,19 +239,16 @@ describe('sampling', function () {
       const before = await lastId();
       await scriptedLm.script('Draft answer');
       const call = trigger('answer me');
-      await waitStatus('awaiting-approval', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
-      await waitStatus('awaiting-review', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Edit the answer…"
+      await choose(await approvalPrompt(before), /Allow once$/);
+      await choose(await reviewPrompt(before), /Edit the answer…$/);
+      const editPrompt = nextPrompt(api, /^Edit the answer in the editor/);
       const doc = await waitFor(() => vscode.workspace.textDocuments.find(d => d.isUntitled && d.getText() === 'Draft answer'), 10_000, 'the answer editor');
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), 'Reviewed answer');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // "Send the edited answer"
+      await choose(await editPrompt, /Send the edited answer$/);
       await waitFor(() => doc.isClosed, 10_000, 'the answer editor to close');
-      await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // back in the review: "Send the answer"
+      await choose(await reviewPrompt(before), /Send the answer to "everything"$/); // back in the review
       assert.match(textOf(await call), /"text": "Reviewed answer"/);
       assert.match(JSON.stringify((await entries()).at(-1)!.result), /Reviewed answer/);
     });
@@ -257,8 +256,8 @@ describe('sampling', function () {
     it('edit the request before it is sent', async () => {
       const before = await lastId();
       const call = trigger('original prompt');
-      await waitStatus('awaiting-approval', before);
-      await run(...Array(3).fill('workbench.action.quickOpenSelectNext'), 'workbench.action.acceptSelectedQuickOpenItem'); // "Edit the request…"
+      await choose(await approvalPrompt(before), /Edit the request…$/);
+      const editPrompt = nextPrompt(api, /^Edit the request of "everything" in the editor/);
       const doc = await waitFor(() => vscode.workspace.textDocuments.find(d => d.isUntitled && d.getText().includes('original prompt')), 10_000, 'the request editor');
       const edited = JSON.parse(doc.getText());
       edited.messages[0].content.text = 'edited prompt';
@@ -266,13 +265,10 @@ describe('sampling', function () {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), JSON.stringify(edited, null, 2));
       assert.ok(await vscode.workspace.applyEdit(edit));
-      await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.acceptSelectedQuickOpenItem'); // "Send the edited request"
+      await choose(await editPrompt, /Send the edited request$/);
       await waitFor(() => doc.isClosed, 10_000, 'the request editor to close');
-      await new Promise(r => setTimeout(r, 400));
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // back in the prompt: "Allow once"
-      await waitStatus('awaiting-review', before);
-      await run('workbench.action.acceptSelectedQuickOpenItem');
+      await choose(await approvalPrompt(before), /Allow once$/); // back in the prompt
+      await choose(await reviewPrompt(before), /Send the answer to "everything"$/);
       assert.match(textOf(await call), /"text": "echo: edited prompt"/);
       const [req] = await scriptedLm.requests();
       assert.deepEqual(req.messages[0].content, [{ type: 'text', value: 'System instructions for this conversation:\nEdited system prompt' }]);
@@ -282,10 +278,8 @@ describe('sampling', function () {
     it('"Always allow" is saved in the settings and later requests are not asked', async () => {
       const before = await lastId();
       const call = trigger('always?');
-      await waitStatus('awaiting-approval', before);
-      await run('workbench.action.quickOpenSelectNext', 'workbench.action.quickOpenSelectNext', 'workbench.action.acceptSelectedQuickOpenItem'); // "Always allow"
-      await waitStatus('awaiting-review', before);
-      await run('workbench.action.acceptSelectedQuickOpenItem');
+      await choose(await approvalPrompt(before), /Always allow "everything"$/);
+      await choose(await reviewPrompt(before), /Send the answer to "everything"$/);
       assert.match(textOf(await call), /echo: .*always\?/);
       const saved = vscode.workspace.getConfiguration('mcpHost').inspect<Record<string, { policy?: string }>>('sampling')?.globalValue;
       assert.equal(saved?.everything?.policy, 'allow');

@@ -20,7 +20,8 @@ export const CODE_SERVER_VERSION = '4.139.1'; // bundles VS Code 1.139.1
 /** Bump when patchCodeServer changes, so caches installed before get patched. */
 export const PATCHES = 1;
 export const CHROMIUM_PATH = process.env.MCP_HOST_TEST_CHROMIUM || '/usr/bin/chromium';
-const APT_PACKAGES = 'chromium libkrb5-dev make g++ python3';
+// The same list as .ci/run and the README (the rig checks only the first five; the others serve the sandbox tests and the zh-cn screenshot).
+const APT_PACKAGES = 'chromium libkrb5-dev make g++ python3 fonts-wqy-microhei bubblewrap socat ripgrep';
 const APT_HINT = `install the Debian packages as root:\n  apt-get update && apt-get install -y ${APT_PACKAGES}`;
 
 export function cacheDir() {

@@ -9,7 +9,8 @@
 // Desktop VS Code accepts several --extensionDevelopmentPath flags, so the scripted-LM fixture is
 // loaded as a second development extension here (the web run installs it as a .vsix instead).
 // Limitation: @vscode/test-electron always passes --disable-workspace-trust, so runs with
-// `workspaceTrust: true` are skipped.
+// `workspaceTrust: true` are skipped; so are the runs whose tests hand steps to a Playwright suite
+// (MCP_HOST_UI_BRIDGE: 'workbench', 'reload').
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -82,6 +83,10 @@ for (const run of (await integrationRuns()).filter((r) => !arg('--run') || r.nam
   }
   if (run.workspaceTrust) {
     console.log('  skipped: @vscode/test-electron always disables Workspace Trust');
+    continue;
+  }
+  if (run.env?.MCP_HOST_UI_BRIDGE) {
+    console.log('  skipped: its tests hand steps to a Playwright suite driving the page (web rig only)');
     continue;
   }
   const result = await runDesktop(run);

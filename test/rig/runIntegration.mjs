@@ -184,7 +184,9 @@ export async function runIntegration(options = {}) {
     // added in tests without "entering a new workspace", which the test workbench forbids).
     const opened = workspace && options.workspaceFile ? { workspace: path.join(workspace, options.workspaceFile) } : workspace ? { folder: workspace } : { ew: 'true' };
     const query = new URLSearchParams({ ...opened, payload: JSON.stringify(payload) });
-    await Promise.race([page.goto(`${server.url}/?${query}`), timedOut]);
+    // The load event waits for the workbench's scripts: ~10 s idle, near Playwright's 30 s default on a loaded
+    // 2-core machine (seen: 29 s, and one run lost to it). The whole-run guard (timedOut) bounds a real hang.
+    await Promise.race([page.goto(`${server.url}/?${query}`, { timeout: 180_000 }), timedOut]);
     mark('pageLoaded');
     // The UI suite drives the page while the extension-host tests run; the extension host waits for
     // the hold file before it reports the end (the workbench stops it then).

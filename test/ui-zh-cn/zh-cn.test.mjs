@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { activityBarItem, screenshot, setSidebarWidth, treeRow, workbench, workbenchReady } from './workbench.mjs';
+import { activityBarItem, mouseAway, screenshot, setSidebarWidth, treeRow, workbench, workbenchReady } from './workbench.mjs';
 
 const README_SHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'media', 'screenshots', 'zh-cn.png');
 
@@ -41,15 +41,14 @@ describe('Simplified Chinese (workbench UI)', function () {
       } catch (e) {
         if (attempt >= 4) throw e;
         await page.keyboard.press('Escape');
-        await page.waitForTimeout(1_000);
+        await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
       }
     }
     const rows = page.locator('.quick-input-widget .monaco-list-row');
     for (const title of ['MCP: 向 MCP Host 添加服务器…', 'MCP: 导入服务器…']) {
       await rows.filter({ hasText: title }).first().waitFor();
     }
-    await page.mouse.move(1000, 600);
-    await page.waitForTimeout(300);
+    await mouseAway(1000, 600);
     await screenshot('zh-cn', { also: process.env.MCP_HOST_UPDATE_SCREENSHOTS === '1' ? [README_SHOT] : [] });
   });
 });

@@ -4,7 +4,7 @@
 // .test-artifacts/installed-resources-view.png. Leaves the workbench as it found it (editors closed,
 // no filter, Explorer shown) for the suites after it.
 import * as assert from 'node:assert/strict';
-import { activityBarItem, runCommand, screenshot, setSidebarWidth, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
+import { activityBarItem, mouseAway, runCommand, screenshot, setSidebarWidth, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
 
 describe('Resources view (workbench UI)', () => {
   before(async () => {
@@ -57,8 +57,7 @@ describe('Resources view (workbench UI)', () => {
     await page.locator('.editor-instance .view-lines', { hasText: 'Resource 5: This is a plaintext resource' }).first().waitFor();
 
     await setSidebarWidth(420);
-    await page.mouse.move(900, 500);
-    await page.waitForTimeout(300);
+    await mouseAway(900, 500);
     await screenshot('resources-view');
   });
 

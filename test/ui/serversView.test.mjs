@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { activityBarItem, screenshot, setSidebarWidth, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
+import { activityBarItem, mouseAway, screenshot, setSidebarWidth, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
 
 const README_SHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'media', 'screenshots', 'servers-view.png');
 const COUNTS = /^stdio · \d+ tools?(, \d+ resources?)?(, \d+ prompts?)?$/;
@@ -35,8 +35,7 @@ describe('Servers view (workbench UI)', () => {
     assert.match((await files.locator('.label-description').textContent())?.trim() ?? '', COUNTS);
 
     await setSidebarWidth(400); // room for the whole description
-    await page.mouse.move(700, 400); // no hover highlight or tooltip in the picture
-    await page.waitForTimeout(300);
+    await mouseAway(700, 400); // no hover highlight or tooltip in the picture
     await screenshot('servers-view', { belowTitleBar: true, also: process.env.MCP_HOST_UPDATE_SCREENSHOTS === '1' ? [README_SHOT] : [] });
   });
 
@@ -54,7 +53,8 @@ describe('Servers view (workbench UI)', () => {
     // The Output view opens on the server's channel, which shows the connection.
     const channel = page.locator('.part.panel select[aria-label="Switch Output"]').first();
     await channel.waitFor();
-    for (let i = 0; i < 50 && await channel.inputValue() !== 'MCP: everything'; i++) await page.waitForTimeout(100);
+    // The panel switches to the channel after it has opened: wait for the select's value.
+    await page.waitForFunction((select) => select.value === 'MCP: everything', await channel.elementHandle(), { timeout: 5_000 }).catch(() => {});
     assert.equal(await channel.inputValue(), 'MCP: everything');
     // The view follows the end of the log and Monaco renders only visible lines, so the connection line
     // scrolls out once other tests have made the server log more: filter the channel for it, as a person would.

@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { activityBarItem, runCommand, screenshot, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
+import { activityBarItem, mouseAway, picturesLoaded, runCommand, screenshot, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -64,10 +64,9 @@ describe('Onboarding (workbench UI)', function () {
       await container.getByText(step, { exact: true }).first().waitFor();
     }
     await container.getByRole('button', { name: 'Add Server' }).first().waitFor();
-    // The step's picture is an SVG in a webview frame; give it time to paint.
-    await page.locator('.getting-started-media iframe, .getting-started-media svg, .getting-started-media img').first().waitFor();
-    await page.waitForTimeout(1500);
-    await page.mouse.move(5, 400);
+    // The step's picture (an SVG file shown as an image): wait until it has loaded.
+    await picturesLoaded('.getting-started-media');
+    await mouseAway(5, 400);
     await screenshot('walkthrough', { belowTitleBar: true, also: readme('walkthrough') });
     await runCommand('View: Close Editor');
   });
@@ -105,12 +104,11 @@ describe('Onboarding (workbench UI)', function () {
     await answer('Choose a file', 'Choose a file');
     // VS Code's own file dialog (a quick input in the browser): type the path, Enter.
     await page.waitForFunction(() => (document.querySelector('.quick-input-widget input.input')?.value ?? '').endsWith('/'));
-    // The dialog sets its starting folder asynchronously and may overwrite what was typed: type until it sticks.
-    for (let i = 0; i < 20; i++) {
-      await input().fill(file);
-      await page.waitForTimeout(400);
-      if (await input().inputValue() === file) break;
-    }
+    // The dialog lists its starting folder (the workspace) asynchronously and then sets the input again,
+    // which would overwrite what was typed before: type once the folder's entries are listed and it is not busy.
+    await row('README.md').waitFor();
+    await widget().locator('.monaco-progress-container.active').waitFor({ state: 'hidden' });
+    await input().fill(file);
     await row('claude_desktop_config.json').waitFor();
     assert.equal(await input().inputValue(), file);
     await page.keyboard.press('Enter');

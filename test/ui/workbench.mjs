@@ -61,6 +61,25 @@ export async function setSidebarWidth(width) {
 }
 
 /**
+ * Moves the mouse to (x, y), off anything interactive, and waits until no hover (tooltip or hover card)
+ * is shown: what a screenshot should not catch. Waits for that state, not for time.
+ */
+export async function mouseAway(x, y) {
+  const { page } = workbench;
+  await page.mouse.move(x, y);
+  await page.waitForFunction(() => ![...document.querySelectorAll('.monaco-hover, .workbench-hover, .workbench-hover-container')]
+    .some((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'));
+}
+
+/** Waits until every picture in the page part `selector` has loaded and has a size (decoded, ready to paint). */
+export async function picturesLoaded(selector) {
+  await workbench.page.waitForFunction((sel) => {
+    const imgs = [...document.querySelectorAll(`${sel} img`)];
+    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  }, selector);
+}
+
+/**
  * Screenshot into .test-artifacts/<run>-<name>.png (and optionally other paths); returns the artifact path.
  * belowTitleBar: leave out the title bar (in test runs it says "[Extension Development Host]").
  */

@@ -49,6 +49,13 @@ describe('activation bundle (dist/extension.js)', function () {
     }
   });
 
+  it('host.js takes from zod only what is called: no locale but English (esbuild.mjs, zodNamespaceImport)', () => {
+    // `import { z }` (ext-apps' app bridge) made esbuild keep all of zod's classic API and its ~60 locales (~345 KiB).
+    const locales = inputsOf('host.js').filter(f => /node_modules\/zod\/v4\/locales\//.test(f)).map(f => path.basename(f));
+    assert.deepEqual(locales.filter(f => f !== 'en.js' && f !== 'index.js'), [], 'zod locales in host.js');
+    assert.ok(inputsOf('host.js').some(f => f.includes('node_modules/@modelcontextprotocol/ext-apps/')), 'ext-apps is not in host.js: update this test');
+  });
+
   it('contains none of the SDK protocol schemas (by their method names), which host.js has', () => {
     for (const marker of ['notifications/initialized', 'resources/templates/list', '"2.0"']) {
       assert.ok(bundle('host.js').includes(marker), `${marker} not in host.js: update this test`);

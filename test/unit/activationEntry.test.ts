@@ -92,6 +92,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
   const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown });
   const original = load._load;
   const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean };
+  let evaluationSpan = 0;
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-entry-'));
@@ -100,7 +101,9 @@ describe('activation entry (contributions before the host bundle loads)', functi
     fs.writeFileSync(path.join(dir, 'host.js'), FAKE_HOST);
     fake = fakeVscode();
     load._load = function (request: string, ...rest: unknown[]) { return request === 'vscode' ? fake.vscode : original.call(this, request, ...rest); };
+    const required = performance.now();
     entry = require(path.join(dir, 'extension.js')) as typeof entry;
+    evaluationSpan = performance.now() - required;
   });
   after(() => {
     load._load = original;
@@ -146,6 +149,19 @@ describe('activation entry (contributions before the host bundle loads)', functi
     'a request to @mcp': [() => fake.participants.get('mcpHost.mcp')!({}, {}, {}, {}), { metadata: 'host answered' }],
     'the API\'s callTool': [api => api.callTool('a', 'echo'), { content: [{ type: 'text', text: 'a/echo' }] }],
   };
+  it('activationMs counts evaluating the bundle and the activate() call, not the wait between them', async () => {
+    // VS Code evaluates the bundle while it loads the extension's context, then calls activate(): a wait
+    // that is VS Code's. Here the wait is the tests before this one plus a timer.
+    await new Promise(resolve => setTimeout(resolve, 50));
+    const called = performance.now();
+    const api = activate();
+    const activateSpan = performance.now() - called;
+    assert.ok(api.activationMs > 0 && api.activationMs <= evaluationSpan + activateSpan,
+      `activationMs ${api.activationMs} ms, more than evaluating the bundle (${evaluationSpan} ms) and activate() (${activateSpan} ms) together`);
+    await waitFor(() => g.__hostStarts === 1, 'the host bundle to load after activation');
+    await entry.deactivate();
+  });
+
   for (const [what, [call, expected]] of Object.entries(first)) {
     it(`${what} before the host loaded waits for it and gets the host's answer`, async () => {
       const api = activate();

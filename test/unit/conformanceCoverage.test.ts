@@ -8,7 +8,7 @@ import * as path from 'node:path';
 
 const repo = path.resolve(__dirname, '../../..');
 type Problem = { title: string; error: string };
-type Coverage = (run: { required: string[]; listed: string[]; ran: string[]; grep?: string }) => Problem[];
+type Coverage = (run: { required: string[]; listed: string[]; ran: string[]; grep?: string; claimsNone?: boolean }) => Problem[];
 
 describe('conformance runner coverage', () => {
   let coverageProblems: Coverage;
@@ -33,6 +33,13 @@ describe('conformance runner coverage', () => {
     const byGrep = coverageProblems({ required, listed: required, ran: [], grep: 'no-such-scenario' });
     assert.deepEqual(byGrep.map(p => p.title), ['conformance (no scenario ran)']);
     assert.match(byGrep[0].error, /no client scenario matches --grep no-such-scenario/);
+  });
+
+  it('the extension set may claim no scenario (an empty run is then expected), but never skip one it claims', () => {
+    const listed = ['auth/client-credentials-basic', 'auth/dpop'];
+    assert.deepEqual(coverageProblems({ required: [], listed, ran: [], claimsNone: true }), []);
+    assert.deepEqual(coverageProblems({ required: ['auth/dpop'], listed, ran: [], claimsNone: true }).map(p => p.title),
+      ['conformance (no scenario ran)', 'conformance auth/dpop']);
   });
 
   it('a required scenario the suite stopped listing, or that reported nothing, is a failure', () => {

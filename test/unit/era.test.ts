@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ElicitationHandler, SamplingHandler } from '../../src/core';
+import { completeByDefault } from '../../src/core/connection/tracingTransport';
 import { createTestHost, fixtureServer, node, text, waitFor } from './helpers';
 
 describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
@@ -58,5 +59,30 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
       assert.equal(text(await s.callTool('visit', { url: 'https://pay.example/confirm' })), 'VISITED accept');
       assert.deepEqual(seen, [{ mode: 'url', message: 'Confirm the payment in your browser.', url: 'https://pay.example/confirm' }]);
     } finally { await host.shutdown(); }
+  });
+
+  // Conformance sep-2322-client-request-state (check sep-2322-default-result-type-complete).
+  it('a 2026-07-28 result without resultType is complete (spec: clients MUST treat an absent resultType as "complete"); an unknown one stays invalid', async () => {
+    const { host } = createTestHost();
+    try {
+      await host.apply({ bare: node(fixtureServer('noResultType')) });
+      const s = host.require('bare');
+      assert.equal(s.state, 'running', s.message);
+      assert.equal(s.protocolVersion, '2026-07-28');
+      assert.equal(text(await s.callTool('plain', {})), 'no-result-type');
+      await assert.rejects(s.callTool('odd', {}), /mystery|resultType/i);
+    } finally { await host.shutdown(); }
+  });
+
+  it('only a result object lacking resultType gains "complete"; nothing else of any message changes', () => {
+    const plain = { jsonrpc: '2.0' as const, id: 7, result: { content: [{ type: 'text', text: 'x' }], isError: false, _meta: { a: 1 } } };
+    assert.deepEqual(completeByDefault(plain), { ...plain, result: { ...plain.result, resultType: 'complete' } });
+    assert.equal(plain.result.hasOwnProperty('resultType'), false, 'the original message is not mutated');
+    const interim = { jsonrpc: '2.0' as const, id: 8, result: { resultType: 'input_required', requestState: 's' } };
+    assert.equal(completeByDefault(interim), interim);
+    const error = { jsonrpc: '2.0' as const, id: 9, error: { code: -1, message: 'no' } };
+    assert.equal(completeByDefault(error), error);
+    const notAnObject = { jsonrpc: '2.0' as const, id: 10, result: ['not', 'an', 'object'] } as never;
+    assert.equal(completeByDefault(notAnObject), notAnObject);
   });
 });

@@ -91,6 +91,22 @@ describe('input bindings', () => {
     assert.equal((await vault.offers('tok')).length, 1, 'one value, two bindings');
   });
 
+  it('forgets an uninstalled server\'s values: its bindings go, a value another server still uses stays', async () => {
+    const secrets = new MemorySecrets();
+    const vault = new InputVault(secrets, new MemoryIndex());
+    const bundle: InputReferrer = { id: 'bundle.api_key', scope: 'user', server: 'bundle', field: 'env.API_KEY', target: { kind: 'command', value: 'node' } };
+    await vault.store([bundle], 'bundle-only');
+    await vault.store([github], 'shared');
+    const other: InputReferrer = { ...github, server: 'github-enterprise' };
+    await vault.reuse((await vault.offers('tok'))[0].key, other);
+    assert.equal(await vault.forget(b => b.server === 'bundle'), 1);
+    assert.equal(await vault.lookup(bundle), undefined);
+    assert.deepEqual([...secrets.map.values()].sort(), ['shared'], 'the bundle\'s value is deleted from the secret store');
+    assert.equal(await vault.forget(b => b.server === 'github'), 1);
+    assert.equal(await vault.lookup(other), 'shared', 'still bound to the other server');
+    assert.deepEqual([...secrets.map.values()], ['shared']);
+  });
+
   it('replaces a value without leaving the old one in the secret store', async () => {
     const secrets = new MemorySecrets();
     const vault = new InputVault(secrets, new MemoryIndex());

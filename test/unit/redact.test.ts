@@ -1,6 +1,6 @@
 /** The one redaction function: secrets in every form they take in logs and exports. */
 import * as assert from 'node:assert/strict';
-import { redact, type Logger } from '../../src/core';
+import { redact, redactValue, type Logger } from '../../src/core';
 import { createTestHost, fixtureServer, node, waitForState } from './helpers';
 
 describe('redaction', () => {
@@ -20,6 +20,16 @@ describe('redaction', () => {
       assert.ok(out.includes('[REDACTED]'), `redacted in ${text}`);
       for (const piece of ['pa"ss', 'pa\\"ss', 'w\\u00f6rd', 'wörd', 'rd/✓', '%E2%9C%93']) assert.ok(!out.includes(piece), `${piece} left in ${out}`);
     }
+  });
+
+  it('redacts every string and key inside a value and keeps its shape (tool activity handed to other extensions)', () => {
+    const value = { token: secret, n: 3, ok: true, none: null, list: [`x ${secret} y`, 7, { deep: [secret] }], [secret]: 'key' };
+    const out = redactValue(value, [secret]);
+    assert.deepEqual(out, { token: '[REDACTED]', n: 3, ok: true, none: null, list: ['x [REDACTED] y', 7, { deep: ['[REDACTED]'] }], '[REDACTED]': 'key' });
+    assert.ok(!JSON.stringify(out).includes('pa\\"ss'));
+    assert.deepEqual(value.list[2], { deep: [secret] }, 'the given value is not changed');
+    // Past the depth bound nothing is walked or shown.
+    assert.deepEqual(redactValue([[[[[secret]]]]], [secret], 3), [[['[nested too deep]']]]);
   });
 
   it('keeps the scheme of an Authorization value and masks the rest', () => {

@@ -22,6 +22,12 @@ export interface ServerLimits {
   readonly maxServerRequestsPerSecond: number;
   /** Server→client requests waiting; beyond, they are refused with an error. */
   readonly maxQueuedServerRequests: number;
+  /** Longest a result is served from the response cache, whatever `ttlMs` the server gave (ms). */
+  readonly maxCacheTtlMs: number;
+  /** Results (list pages, resource reads) the response cache holds. */
+  readonly maxCacheEntries: number;
+  /** Characters (as JSON) the response cache holds; a larger result is not cached. */
+  readonly maxCacheBytes: number;
 }
 
 export const defaultServerLimits: ServerLimits = Object.freeze({
@@ -34,6 +40,10 @@ export const defaultServerLimits: ServerLimits = Object.freeze({
   maxQueuedNotifications: 1_000,
   maxServerRequestsPerSecond: 20,
   maxQueuedServerRequests: 50,
+  // An hour: the spec's own examples go up to one; past that a stale answer costs more than a request.
+  maxCacheTtlMs: 60 * 60 * 1000,
+  maxCacheEntries: 256,
+  maxCacheBytes: 8 * 1024 * 1024,
 });
 
 /** The defaults with an embedder's overrides; non-positive or non-finite overrides are ignored. */

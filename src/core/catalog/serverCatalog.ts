@@ -137,6 +137,8 @@ export class ServerCatalog extends Disposable {
   }
 }
 
-function listMethod(kind: CatalogKind): string {
+export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+export function listMethod(kind: CatalogKind): ListMethod {
   return kind === 'resourceTemplates' ? 'resources/templates/list' : `${kind}/list`;
 }

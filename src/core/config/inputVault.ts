@@ -98,6 +98,21 @@ export class InputVault {
     });
   }
 
+  /**
+   * Forgets the values bound to referrers `matches` picks (a server that was uninstalled): their
+   * bindings go, and a value no other binding refers to is deleted from the secret store. Values
+   * stored by id alone are left (they belong to no one server). Returns how many bindings went.
+   */
+  async forget(matches: (binding: InputBinding) => boolean): Promise<number> {
+    return this.update(async entries => {
+      const next = entries.filter(e => !(e.binding && matches(e.binding)));
+      for (const old of new Set(entries.map(e => e.key))) {
+        if (!next.some(e => e.key === old)) await this.secrets.delete(old);
+      }
+      return { entries: next, result: entries.length - next.length };
+    });
+  }
+
   private bind(referrers: readonly InputReferrer[], key: string): Promise<void> {
     return this.update(async entries => {
       const next = entries.filter(e => !referrers.some(r => e.id === r.id && (e.binding ? bindingMatches(e.binding, r) : e.key === key)));

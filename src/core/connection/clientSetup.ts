@@ -15,6 +15,7 @@ import { findAuthError, SignInRequiredError } from '../auth';
 import { BudgetExceededError } from '../budgets';
 import { errorText, type ResultSchema } from './requestPath';
 import type { ServerRoots } from './serverRoots';
+import type { ResponseCache } from './responseCache';
 import { appsClientCapability } from '../apps/appTools';
 import { invalidHeaderAnnotation } from '../catalog/headerAnnotations';
 import { TASKS_EXTENSION } from './extensionTasks';
@@ -28,6 +29,8 @@ export interface ClientHooks {
   /** Where what the server itself logs (notifications/message) goes: cut and rate-limited (core/budgets). */
   readonly serverLog: Logger;
   readonly catalog: ServerCatalog;
+  /** Change notifications make its entries stale (spec: a notification "invalidates the cached response"). */
+  readonly cache: ResponseCache;
   /** This server's roots (workspace, user and declared); reset for each new client. */
   readonly roots: ServerRoots;
   ref(): ServerRef;
@@ -67,14 +70,25 @@ export function createHostClient(hooks: ClientHooks): Client {
   if (ports.elicitation) {
     client.setRequestHandler('elicitation/create', (req, ctx) => { hooks.reached(ctx.mcpReq.id); return answer.elicitation(req.params, ctx.mcpReq.signal); });
   }
-  const catalog = hooks.catalog;
-  client.setNotificationHandler('notifications/tools/list_changed', () => catalog.scheduleRefresh('tools'));
-  client.setNotificationHandler('notifications/prompts/list_changed', () => catalog.scheduleRefresh('prompts'));
+  const { catalog, cache } = hooks;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    cache.invalidate('tools/list');
+    catalog.scheduleRefresh('tools');
+  });
+  client.setNotificationHandler('notifications/prompts/list_changed', () => {
+    cache.invalidate('prompts/list');
+    catalog.scheduleRefresh('prompts');
+  });
   client.setNotificationHandler('notifications/resources/list_changed', () => {
+    cache.invalidate('resources/list');
+    cache.invalidate('resources/templates/list');
     catalog.scheduleRefresh('resources');
     catalog.scheduleRefresh('resourceTemplates');
   });
-  client.setNotificationHandler('notifications/resources/updated', n => hooks.onResourceUpdated(n.params.uri));
+  client.setNotificationHandler('notifications/resources/updated', n => {
+    cache.invalidate('resources/read', n.params.uri);
+    hooks.onResourceUpdated(n.params.uri);
+  });
   client.setNotificationHandler('notifications/elicitation/complete', n => hooks.onElicitationComplete(n.params.elicitationId));
   client.setNotificationHandler('notifications/message', n => {
     const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);

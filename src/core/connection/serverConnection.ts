@@ -3,6 +3,7 @@
  * `stopped → starting → running → error | stopped`, with bounded automatic restarts, per-request
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
+import { createHash } from 'node:crypto';
 import type { Client, RequestOptions, Transport } from '@modelcontextprotocol/client';
 import { ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
@@ -15,7 +16,7 @@ import { WorkspaceTrustRequiredError, type TrustRequirement } from '../config/tr
 import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
-import { ServerCatalog } from '../catalog/serverCatalog';
+import { listMethod, ServerCatalog, type CatalogKind } from '../catalog/serverCatalog';
 import { plainText } from '../text/plainText';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
@@ -32,6 +33,7 @@ import type { TaskFollower } from './extensionTasks';
 import { asStdioTransport, versionNegotiation } from './era';
 import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
+import { ResponseCache, throughCache, type CacheableMethod, type CacheContext } from './responseCache';
 import { AuthorizationError, findAuthError, findAuthorizationPending, InsufficientScopeError, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthStatus } from '../auth';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -108,6 +110,8 @@ export class ServerConnection extends Disposable {
   readonly logger: Logger;
   readonly catalog: ServerCatalog;
   private readonly budget: ServerBudget;
+  /** Results with caching hints (2026-07-28); kept across automatic reconnects, emptied by a start or stop of the user's. */
+  private readonly cache: ResponseCache;
 
   private readonly _onDidChangeState = this._register(new Emitter<StateChange>());
   readonly onDidChangeState: Event<StateChange> = this._onDidChangeState.event;
@@ -128,6 +132,8 @@ export class ServerConnection extends Disposable {
     this.validators = new OutputValidators(this.logger);
     this.budget = new ServerBudget(this.logger, options.limits);
     this._register({ dispose: () => this.budget.dispose() });
+    this.cache = new ResponseCache(this.budget.limits);
+    this._register({ dispose: () => this.cache.clear() });
     this.requests = {
       name, logger: this.logger,
       closedReason: () => this.closedReason,
@@ -147,7 +153,7 @@ export class ServerConnection extends Disposable {
       unreachable: (client, err) => this.connectionLost(this.generation, client, err),
       answerInput: (method, params, signal) => answerTaskInput({ ports: this.options.ports, roots: this.roots, ref: () => this.ref }, method, params, signal),
     };
-    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.requestDirect(m, p, sc), k, c,
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.listPage(m, p, sc), k, c,
       (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
     this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => {
@@ -204,7 +210,10 @@ export class ServerConnection extends Disposable {
   }
 
   /** Replaces the declaration; the caller decides whether to restart. */
-  setDeclaration(d: ServerDeclaration): void { this._declaration = d; this.legacyEra = false; }
+  setDeclaration(d: ServerDeclaration): void {
+    if (JSON.stringify(d) !== JSON.stringify(this._declaration)) this.cache.clear();
+    this._declaration = d; this.legacyEra = false;
+  }
 
   /**
    * The declaration's `roots` changed, or what they resolve to may have (trust granted): a server
@@ -221,6 +230,8 @@ export class ServerConnection extends Disposable {
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
     this.restartPolicy.reset();
+    // A start of the user's (a restart after editing the server, a sign-in) wants fresh answers.
+    this.cache.clear();
     const gen = ++this.generation;
     this.setState('starting');
     await this.stopConnection();
@@ -230,6 +241,7 @@ export class ServerConnection extends Disposable {
   async stop(): Promise<void> {
     this.generation++;
     this._trustRequirements = [];
+    this.cache.clear();
     await this.stopConnection();
     this.setState('stopped');
   }
@@ -333,8 +345,21 @@ export class ServerConnection extends Disposable {
     return !!(this.capabilities as { tasks?: { requests?: { tools?: { call?: object } } } } | undefined)?.tasks?.requests?.tools?.call;
   }
 
-  readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
-    return this.request('resources/read', { uri }, specTypeSchemas.ReadResourceResult, opts);
+  /** Answered from the response cache while a read of `uri` is fresh (its `ttlMs`, capped; 2026-07-28 servers). */
+  async readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
+    await this.ready(opts, 'resources/read');
+    return throughCache(this.cache, 'resources/read', uri, this.cacheContext(),
+      () => this.request<ReadResourceResult>('resources/read', { uri }, specTypeSchemas.ReadResourceResult, opts));
+  }
+
+  /**
+   * Lists `kinds` again from the server, past the response cache: what the user's Refresh does
+   * (spec: a client "MAY re-fetch before the TTL expires if they have reason to believe the data
+   * has changed"; a person asking for it is such a reason).
+   */
+  reload(kinds: readonly CatalogKind[]): Promise<void> {
+    for (const kind of kinds) this.cache.invalidate(listMethod(kind));
+    return Promise.all(kinds.map(k => this.catalog.refresh(k))).then(() => undefined);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, opts?: CallOptions): Promise<GetPromptResult> {
@@ -429,6 +454,7 @@ export class ServerConnection extends Disposable {
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
       const client = this.createClient(transport, kind);
       transport.onRefusedRequest = (method, reason) => this.onRefusedRequest(method, summarizeRefusal(reason));
+      transport.onRetryRound = () => this.cache.interrupt();
       // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
       this.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, this.secrets));
       // We time the start ourselves and close on expiry: the SDK's timeout would send
@@ -522,11 +548,32 @@ export class ServerConnection extends Disposable {
       versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startTimeoutMs()),
       reached: id => transport.reached(id),
       roots: this.roots,
-      ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog,
+      ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog, cache: this.cache,
       ref: () => this.ref, secrets: () => this.secrets,
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
       onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
     });
+  }
+
+  /** One page of a catalogue, from the response cache while fresh (keyed by its cursor). */
+  private listPage<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema): Promise<T> {
+    const cursor = typeof params?.cursor === 'string' ? params.cursor : '';
+    return throughCache(this.cache, method as CacheableMethod, cursor, this.cacheContext(), () => this.requestDirect<T>(method, params, schema));
+  }
+
+  /**
+   * Who asks, for the response cache; undefined on a 2025-era connection (no hints to honour). The
+   * authorization context is a digest of every credential in play (OAuth tokens, `${input:…}`
+   * secrets): a new token is a new context, where `"private"` results are not served.
+   */
+  private cacheContext(): CacheContext | undefined {
+    const client = this.client;
+    if (!client || client.getProtocolEra() !== 'modern') return undefined;
+    const info = client.getServerVersion();
+    return {
+      server: JSON.stringify([info?.name ?? '', info?.version ?? '']),
+      auth: createHash('sha256').update(JSON.stringify(this.secrets)).digest('base64'),
+    };
   }
 
   /** Like {@link request} but usable while starting (catalog loading happens before `running`). */

@@ -1,8 +1,9 @@
 /**
  * Wraps a transport to (1) log the protocol trace at trace level, redacted, and only when the
- * logger is at trace (no JSON.stringify cost otherwise), and (2) learn the negotiated protocol
- * version, which the SDK hands to transports through `setProtocolVersion`, and (3) hand tool calls
- * answered with a task to their callers ({@link TaskHandoff}).
+ * logger is at trace (no JSON.stringify cost otherwise), (2) learn the negotiated protocol
+ * version, which the SDK hands to transports through `setProtocolVersion`, (3) on a 2026-07-28
+ * connection, read a result without `resultType` as `"complete"` (see {@link completeByDefault}), and
+ * (4) hand tool calls answered with a task to their callers ({@link TaskHandoff}).
  */
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { LogLevel, redact, type Logger } from '../logger';
@@ -19,6 +20,11 @@ export class TracingTransport implements Transport {
    * (a schema it does not accept, a method nobody serves).
    */
   onRefusedRequest?: (method: string, reason: string) => void;
+  /**
+   * We sent a multi-round-trip retry (a request carrying `inputResponses` or `requestState`): its
+   * result depends on inputs outside any cache key, so the response cache must not keep it.
+   */
+  onRetryRound?: () => void;
   /** Server→client requests still to be answered (id → method), and those that reached a handler. */
   private readonly serverRequests = new Map<RequestId, string>();
   private readonly handled = new Set<RequestId>();
@@ -30,7 +36,7 @@ export class TracingTransport implements Transport {
     inner.onmessage = (m, extra) => {
       if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`← ${redact(JSON.stringify(m), this.secrets())}`);
       if ('method' in m && 'id' in m) this.serverRequests.set(m.id, m.method);
-      this.onmessage?.(this.tasks.received(m), extra);
+      this.onmessage?.(this.tasks.received(this.modern && 'result' in m ? completeByDefault(m) : m), extra);
     };
   }
 
@@ -42,6 +48,7 @@ export class TracingTransport implements Transport {
     if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`→ ${redact(JSON.stringify(message), this.secrets())}`);
     // Shape checks, not the SDK's type guards: those run a schema parse per message (most of the
     // host's CPU per call); the transport below has parsed what arrived, and we built what we send.
+    if ('method' in message && 'id' in message && isRetryRound(message.params)) this.onRetryRound?.();
     if (!('method' in message) && 'id' in message && message.id !== undefined) {
       const method = this.serverRequests.get(message.id);
       if (method !== undefined) {
@@ -65,4 +72,25 @@ export class TracingTransport implements Transport {
     this.tasks.active = version >= MODERN_REVISION;
     this.inner.setProtocolVersion?.(version);
   }
+
+  /** Revisions are dates: 2026-07-28 and later have `resultType` (and no `initialize`). */
+  private get modern(): boolean { return this.protocolVersion !== undefined && this.protocolVersion >= MODERN_REVISION; }
+}
+
+/**
+ * Spec 2026-07-28 (basic/index, ResultType): "clients MUST treat an absent `resultType` as
+ * `complete`". The SDK 2.4.0 refuses such a result from a 2026-07-28 server (it reads the rule as
+ * meant for earlier servers only); the conformance suite (sep-2322-default-result-type-complete)
+ * and the spec's own wording say accept it. Only a result object without the field gains
+ * `resultType: "complete"`; nothing else of the message changes (a result that is not an object
+ * stays as it is, for the SDK to reject).
+ */
+export function completeByDefault(m: JSONRPCMessage): JSONRPCMessage {
+  const result = (m as { result?: unknown }).result;
+  if (typeof result !== 'object' || result === null || Array.isArray(result) || 'resultType' in result) return m;
+  return { ...m, result: { ...result, resultType: 'complete' } } as JSONRPCMessage;
+}
+
+function isRetryRound(params: unknown): boolean {
+  return typeof params === 'object' && params !== null && ('inputResponses' in params || 'requestState' in params);
 }

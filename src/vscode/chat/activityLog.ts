@@ -1,6 +1,6 @@
 /** A log of every tool execution with its arguments, outcome, duration and result. */
 import * as vscode from 'vscode';
-import { redact, redactThenCut } from '../../core';
+import { redact, redactThenCut, redactValue } from '../../core';
 
 // The entries are part of the exported API (api.ts); this is where they are made.
 import type { ToolActivity, ToolOutcome } from '../api';
@@ -29,8 +29,9 @@ export class ToolActivityLog implements vscode.Disposable {
     const argsJson = JSON.stringify(entry.args ?? {});
     const args = redactThenCut(argsJson, secrets, MAX_ARGS_BYTES);
     const result = redactThenCut(entry.result, secrets, MAX_RESULT_BYTES);
-    // Oversized arguments are kept as their cut JSON text; small ones as given (toJson redacts them).
-    const e: ToolActivity = { time: new Date().toISOString(), ...entry, args: Buffer.byteLength(argsJson) > MAX_ARGS_BYTES ? args : entry.args, result };
+    // Oversized arguments are kept as their cut JSON text; small ones as values, redacted like the text:
+    // the entries reach every extension through the exported API (api.toolActivity).
+    const e: ToolActivity = { time: new Date().toISOString(), ...entry, args: Buffer.byteLength(argsJson) > MAX_ARGS_BYTES ? args : redactValue(entry.args, secrets), result };
     this.entries.push(e);
     if (this.entries.length > KEEP) this.entries.shift();
     const line = `${e.server}/${e.tool} ${e.outcome} in ${e.durationMs} ms${e.approvedBy ? ` (approved: ${e.approvedBy})` : ''} args=${args}\n${result}`;

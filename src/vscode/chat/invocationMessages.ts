@@ -7,13 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { plainText, type McpHost } from '../../core';
+import { inlineCode } from './markdownText';
 
 const clean = (s: unknown, max: number) => plainText(typeof s === 'string' ? s : JSON.stringify(s) ?? '', { singleLine: true, maxLength: max });
-/** `s` as one inline code span: a fence longer than any backtick run inside, padded so edge backticks stay content. */
-function code(s: string): string {
-  const fence = '`'.repeat(Math.max(0, ...(s.match(/`+/g) ?? []).map(r => r.length)) + 1);
-  return `${fence} ${s} ${fence}`;
-}
+const code = inlineCode;
 const markdown = (s: string) => new vscode.MarkdownString(s);
 
 /** `Running MCP tool ``tool`` (``title``) from server ``server``: ``a=1, b="x"``` — the arguments cut to a short preview. */

@@ -15,6 +15,7 @@ import { imageParts, readsImages } from './modelImages';
 import { resourceFileUri } from '../resources/resourceFileSystem';
 import { PARTICIPANT_ID } from '../lazy/contract';
 import { OPEN_APP_COMMAND } from '../apps/appsFeature';
+import { markdownText } from './markdownText';
 
 const MAX_ROUNDS = 16;
 /**
@@ -119,7 +120,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));
         }
         for (const img of imagesToShow(r.parts)) stream.markdown(new vscode.MarkdownString(`\n\n![${vscode.l10n.t('Image from {0}', t.name)}](data:${img.mimeType};base64,${img.base64})\n\n`));
-        if (r.outcome !== 'ok') stream.markdown(`\n\n> ${r.text.split('\n')[0]}\n\n`);
+        if (r.outcome !== 'ok') stream.markdown(`\n\n> ${markdownText(r.text.split('\n')[0], 500)}\n\n`);
         else if (appResourceUri(t.tool)) appButtons.add(t.server);
         const resultBudget = resultTokenBudget(t.server, request.model.maxInputTokens, resultBudgetSetting);
         const resultTokens = await countTextTokens(r.text, countTokens);
@@ -194,8 +195,12 @@ function listTools(host: McpHost, stream: vscode.ChatResponseStream): vscode.Cha
   const byServer = new Map<string, CatalogTool[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   for (const [server, list] of byServer) {
-    stream.markdown(`**${server}**\n`);
-    for (const t of list) stream.markdown(`- \`${t.name}\`${appResourceUri(t.tool) ? ` _${vscode.l10n.t('(has an app)')}_` : ''} — ${(t.tool.title ?? t.tool.description ?? '').split('\n')[0]}\n`);
+    // Names and descriptions are the server's: literal text, never Markdown (links, images, headings).
+    stream.markdown(`**${markdownText(server, 100)}**\n`);
+    for (const t of list) {
+      const about = (t.tool.title ?? t.tool.description ?? '').split('\n')[0].trim();
+      stream.markdown(`- ${markdownText(t.name, 128)}${appResourceUri(t.tool) ? ` _${vscode.l10n.t('(has an app)')}_` : ''}${about ? ` — ${markdownText(about, 200)}` : ''}\n`);
+    }
     stream.markdown('\n');
   }
   return {};

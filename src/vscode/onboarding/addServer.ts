@@ -14,7 +14,8 @@ import type { HostController } from '../hostController';
 import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
-import { declaredInputs, declaredServers, hasWorkspace, waitForStart, writeAdditions, type Target } from './settingsWriter';
+import { declareAndStart } from './declareAndStart';
+import { declaredInputs, declaredServers, hasWorkspace, type Target } from './settingsWriter';
 
 export interface OnboardingContext {
   readonly controller: HostController;
@@ -202,22 +203,8 @@ export async function addServer(ctx: OnboardingContext): Promise<AddServerResult
     return { status: 'cancelled' };
   }
   const target = state.target ?? 'user';
-  await writeAdditions(target, { servers: { [name]: built.declaration }, inputs: built.inputs, secrets: built.secrets }, ctx.inputs);
-  void vscode.commands.executeCommand('mcpHost.servers.focus');
-  const settled = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting MCP server "{0}"…', name) },
-    () => waitForStart(ctx.controller.host, () => ctx.controller.reload(), name),
-  );
-  if (settled?.state === 'running') {
-    const tools = ctx.controller.host.get(name)?.catalog.get('tools').length ?? 0;
-    const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" is running with {1} tool(s).', name, tools), showLog)
-      .then(choice => { if (choice === showLog) ctx.logs.show(name); });
-  } else if (target === 'workspace' && !vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" was added to the workspace settings; it starts once you trust this workspace.', name));
-  }
-  // A failed start is reported by the host controller (error notification with "Show Log").
-  return { status: 'added', name, target, state: settled?.state, message: settled?.message };
+  const settled = await declareAndStart(ctx, target, name, { servers: { [name]: built.declaration }, inputs: built.inputs, secrets: built.secrets });
+  return { status: 'added', name, target, state: settled.state, message: settled.message };
 }
 
 /** A nested flow for one variable or header: name → plain or secret → value. */

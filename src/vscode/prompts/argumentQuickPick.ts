@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../core';
 import { completionParams, type ArgumentStep, type StepAnswer } from '../../core/prompts';
+import { showQuickInput } from '../multiStepInput';
 
 export interface ArgumentStepOptions {
   readonly conn: ServerConnection;
@@ -114,7 +115,7 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
       qp.onDidHide(() => finish(undefined)),
     );
     render();
-    qp.show();
+    showQuickInput(qp);
     complete();
   });
 }

@@ -1,13 +1,15 @@
 /**
  * "MCP: Install Bundle…" and "MCP: Uninstall Bundle…": a `.mcpb` file is checked (sha256 when given,
  * the zip, the manifest), shown through the install consent, unpacked into
- * `<global storage>/bundles/<server name>` and declared; uninstalling removes the declaration and the
+ * `<global storage>/bundles/<server name>` and declared; uninstalling removes the declaration, the
+ * input definitions made for its options and the values stored for them, and the
  * folder. Only folders directly inside that `bundles` folder are ever removed.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BundleError, bundleDeclaration, bundleServerName, openBundle, removeBundle, unpackBundle } from '../../core/bundles';
+import { inputReferences } from '../../core';
 import { SECTION } from '../config';
 import type { OnboardingContext } from '../onboarding/addServer';
 import { configurationTarget, declaredInputs, declaredServers } from '../onboarding/settingsWriter';
@@ -80,9 +82,28 @@ export async function uninstallBundle(ctx: OnboardingContext, root: string, arg:
     const current = { ...(where.target === 'user' ? info?.globalValue : info?.workspaceValue) };
     delete current[name];
     await config.update('servers', Object.keys(current).length ? current : undefined, configurationTarget(where.target));
+    await removeOwnInputs(name, where.declaration, where.target);
+    // The values the user gave for the bundle's options (API keys) go with it, not left in SecretStorage.
+    await ctx.inputs.forgetServer(name, where.target);
   }
   await ctx.controller.reload();
   await removeBundle(root, path.join(root, name));
   void vscode.window.showInformationMessage(vscode.l10n.t('MCP bundle "{0}" was uninstalled.', name));
   return { status: 'uninstalled' };
+}
+
+/**
+ * Removes the `mcpHost.inputs` definitions the bundle's declaration used (made for its user_config at
+ * install) from the scope it was installed in, unless a server still declared names them too.
+ */
+async function removeOwnInputs(name: string, declaration: unknown, target: 'user' | 'workspace'): Promise<void> {
+  const own = new Set(inputReferences(declaration).map(r => r.id));
+  for (const [other, d] of declaredServers()) if (other !== name) for (const r of inputReferences(d.declaration)) own.delete(r.id);
+  if (!own.size) return;
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const info = config.inspect<unknown[]>('inputs');
+  const raw = target === 'user' ? info?.globalValue : info?.workspaceValue;
+  const current = Array.isArray(raw) ? raw : [];
+  const kept = current.filter(i => !own.has((i as { id?: unknown } | undefined)?.id as string));
+  if (kept.length !== current.length) await config.update('inputs', kept.length ? kept : undefined, configurationTarget(target));
 }

@@ -10,7 +10,8 @@ import { plainText } from '../../core/text';
 import { uniqueId } from '../../core/onboarding/secrets';
 import type { InputDefinition } from '../../core/onboarding';
 import type { OnboardingContext } from '../onboarding/addServer';
-import { declaredServers, waitForStart, writeAdditions, type Target } from '../onboarding/settingsWriter';
+import { declareAndStart } from '../onboarding/declareAndStart';
+import { declaredServers, type Target } from '../onboarding/settingsWriter';
 import { confirmInstall } from './installConsent';
 
 export type InstallResult =
@@ -51,17 +52,6 @@ export async function installWithConsent(ctx: OnboardingContext, item: Installab
     void vscode.window.showErrorMessage(message);
     return { status: 'refused', message };
   }
-  await writeAdditions(target, { servers: { [name]: item.declaration }, inputs: item.inputs, secrets: [] }, ctx.inputs);
-  void vscode.commands.executeCommand('mcpHost.servers.focus');
-  const settled = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting MCP server "{0}"…', name) },
-    () => waitForStart(ctx.controller.host, () => ctx.controller.reload(), name),
-  );
-  if (settled?.state === 'running') {
-    const tools = ctx.controller.host.get(name)?.catalog.get('tools').length ?? 0;
-    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" is running with {1} tool(s).', name, tools));
-  } else if (target === 'workspace' && !vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" was added to the workspace settings; it starts once you trust this workspace.', name));
-  }
-  return { status: 'installed', name, target, state: settled?.state, message: settled?.message };
+  const settled = await declareAndStart(ctx, target, name, { servers: { [name]: item.declaration }, inputs: item.inputs, secrets: [] });
+  return { status: 'installed', name, target, state: settled.state, message: settled.message };
 }

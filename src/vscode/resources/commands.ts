@@ -76,9 +76,8 @@ export const resourceCommandTable: Record<string, Handler> = {
     ctx.view.refresh(server);
   },
   'mcpHost.refreshResources': async ctx => {
-    await Promise.all(ctx.host.servers.filter(s => s.state === 'running' && s.capabilities?.resources).map(s => Promise.all([
-      s.catalog.refresh('resources'), s.catalog.refresh('resourceTemplates'),
-    ]).catch(e => s.logger.warn(`Refreshing resources failed: ${e instanceof Error ? e.message : String(e)}`))));
+    await Promise.all(ctx.host.servers.filter(s => s.state === 'running' && s.capabilities?.resources).map(s => s.reload(['resources', 'resourceTemplates'])
+      .catch(e => s.logger.warn(`Refreshing resources failed: ${e instanceof Error ? e.message : String(e)}`))));
   },
 };
 

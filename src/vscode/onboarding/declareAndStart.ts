@@ -1,0 +1,27 @@
+/**
+ * The end every way of adding a server shares (Add Server, registry and link installs, bundles): write
+ * the declaration where the user chose, show the Servers view, start the server under a progress
+ * notification, and say how it went. A failed start is reported by the host controller (error
+ * notification with "Show Log"); a workspace declaration in an untrusted workspace waits for trust.
+ */
+import * as vscode from 'vscode';
+import type { OnboardingContext } from './addServer';
+import { waitForStart, writeAdditions, type Additions, type Target } from './settingsWriter';
+
+export async function declareAndStart(ctx: OnboardingContext, target: Target, name: string, additions: Additions): Promise<{ state?: string; message?: string }> {
+  await writeAdditions(target, additions, ctx.inputs);
+  void vscode.commands.executeCommand('mcpHost.servers.focus');
+  const settled = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting MCP server "{0}"…', name) },
+    () => waitForStart(ctx.controller.host, () => ctx.controller.reload(), name),
+  );
+  if (settled?.state === 'running') {
+    const tools = ctx.controller.host.get(name)?.catalog.get('tools').length ?? 0;
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" is running with {1} tool(s).', name, tools), showLog)
+      .then(choice => { if (choice === showLog) ctx.logs.show(name); });
+  } else if (target === 'workspace' && !vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" was added to the workspace settings; it starts once you trust this workspace.', name));
+  }
+  return { state: settled?.state, message: settled?.message };
+}

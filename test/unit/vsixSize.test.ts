@@ -1,0 +1,27 @@
+/**
+ * The .vsix stays within the size target of issue 16 (≤ 400 KB): packaged exactly as `npm run package`
+ * makes it (production bundles, the .vscodeignore allow-list), into a temporary folder.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { repoRoot } from './helpers';
+
+const MAX_VSIX_BYTES = 400 * 1000;
+
+describe('.vsix size', function () {
+  this.timeout(180_000); // a production build and vsce on a busy machine
+
+  it(`is at most ${MAX_VSIX_BYTES} bytes`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-vsix-'));
+    try {
+      const { packageExtension } = await import(path.join(repoRoot, 'test/rig/package.mjs')) as { packageExtension: (o: { out: string }) => Promise<{ bytes: number; files: string[] }> };
+      const vsix = await packageExtension({ out: path.join(dir, 'mcp-host.vsix') });
+      assert.ok(vsix.files.includes('dist/host.js'), `host.js is not in the .vsix: ${vsix.files.join(', ')}`);
+      assert.ok(vsix.bytes <= MAX_VSIX_BYTES, `the .vsix is ${vsix.bytes} bytes, over the ${MAX_VSIX_BYTES} of the target: see what grew with \`node esbuild.mjs --production --metafile=meta.json\``);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
