@@ -50,6 +50,17 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
     });
   }
 
+  it('2026-07-28: a URL elicitation arrives as an input_required round without an elicitationId (no completion notification on that era); the answer goes back with the retried call', async () => {
+    const seen: unknown[] = [];
+    const { host } = createTestHost({ elicitation: async (_server, params) => { seen.push(params); return { action: 'accept' }; } });
+    try {
+      await host.apply({ era: node(fixtureServer('era2026')) });
+      const s = host.require('era');
+      assert.equal(text(await s.callTool('visit', { url: 'https://pay.example/confirm' })), 'VISITED accept');
+      assert.deepEqual(seen, [{ mode: 'url', message: 'Confirm the payment in your browser.', url: 'https://pay.example/confirm' }]);
+    } finally { await host.shutdown(); }
+  });
+
   // Conformance sep-2322-client-request-state (check sep-2322-default-result-type-complete).
   it('a 2026-07-28 result without resultType is complete (spec: clients MUST treat an absent resultType as "complete"); an unknown one stays invalid', async () => {
     const { host } = createTestHost();

@@ -5,7 +5,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import {
   ProtocolError, ProtocolErrorCode, specTypeSchemas,
-  type ClientCapabilities, type Implementation, type ServerCapabilities, type Tool, type VersionNegotiationOptions,
+  type ClientCapabilities, type CreateMessageRequestParams, type ElicitRequestFormParams, type ElicitRequestParams, type ElicitRequestURLParams,
+  type Implementation, type ServerCapabilities, type Tool, type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
 import { logMcpMessage, redact, type Logger, type McpLogLevel } from '../logger';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
@@ -17,6 +18,7 @@ import type { ServerRoots } from './serverRoots';
 import type { ResponseCache } from './responseCache';
 import { appsClientCapability } from '../apps/appTools';
 import { invalidHeaderAnnotation } from '../catalog/headerAnnotations';
+import { TASKS_EXTENSION } from './extensionTasks';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host', version: '0.1.0' };
 
@@ -48,17 +50,17 @@ export function createHostClient(hooks: ClientHooks): Client {
   if (hooks.roots.offered) capabilities.roots = { listChanged: true };
   if (ports.sampling) capabilities.sampling = { tools: {} };
   if (ports.elicitation) capabilities.elicitation = { form: {}, url: {} };
-  if (ports.apps) capabilities.extensions = { ...appsClientCapability };
+  // Tasks (2026-07-28 extension): a server may answer any tool call with a task, which callTool follows.
+  capabilities.extensions = { ...(ports.apps ? appsClientCapability : {}), [TASKS_EXTENSION]: {} };
   const client = new Client(ports.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities, versionNegotiation: hooks.versionNegotiation });
-  const ref = () => hooks.ref();
+  const answer = inputAnswerer(hooks);
   if (hooks.roots.offered) {
-    client.setRequestHandler('roots/list', async (_req, ctx) => { hooks.reached(ctx.mcpReq.id); return { roots: await hooks.roots.list(ref()) }; });
+    client.setRequestHandler('roots/list', async (_req, ctx) => { hooks.reached(ctx.mcpReq.id); return answer.roots(); });
   }
   if (ports.sampling) {
-    const sampling = ports.sampling;
     client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
       hooks.reached(ctx.mcpReq.id);
-      try { return await sampling(ref(), req.params, ctx.mcpReq.signal); }
+      try { return await answer.sampling(req.params, ctx.mcpReq.signal); }
       catch (e) {
         if (e instanceof UserRejectedError) throw new ProtocolError(-1, e.message);
         throw e;
@@ -66,8 +68,7 @@ export function createHostClient(hooks: ClientHooks): Client {
     });
   }
   if (ports.elicitation) {
-    const elicitation = ports.elicitation;
-    client.setRequestHandler('elicitation/create', (req, ctx) => { hooks.reached(ctx.mcpReq.id); return elicitation(ref(), req.params, ctx.mcpReq.signal); });
+    client.setRequestHandler('elicitation/create', (req, ctx) => { hooks.reached(ctx.mcpReq.id); return answer.elicitation(req.params, ctx.mcpReq.signal); });
   }
   const { catalog, cache } = hooks;
   client.setNotificationHandler('notifications/tools/list_changed', () => {
@@ -94,6 +95,57 @@ export function createHostClient(hooks: ClientHooks): Client {
     logMcpMessage(hooks.serverLog, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, hooks.secrets())}`);
   });
   return client;
+}
+
+type InputHooks = Pick<ClientHooks, 'ports' | 'roots' | 'ref'>;
+
+/**
+ * The host's answers to a server's requests for input, however they arrive: as server→client
+ * requests (2025-11-25), `input_required` rounds (the SDK calls the handlers above) or the input
+ * requests of a task (2026-07-28 tasks extension). One path, so the user sees one UI for each.
+ */
+export function inputAnswerer(hooks: InputHooks) {
+  const { ports } = hooks;
+  return {
+    roots: async () => ({ roots: await hooks.roots.list(hooks.ref()) }),
+    sampling: (params: CreateMessageRequestParams, signal: AbortSignal) => {
+      if (!ports.sampling) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'sampling is not offered');
+      return ports.sampling(hooks.ref(), params, signal);
+    },
+    elicitation: (params: ElicitRequestParams, signal: AbortSignal) => {
+      if (!ports.elicitation) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'elicitation is not offered');
+      return ports.elicitation(hooks.ref(), params as ElicitRequestFormParams | ElicitRequestURLParams, signal);
+    },
+  };
+}
+
+/**
+ * Answers one input request of a task (`inputRequests` of the tasks extension), after checking its
+ * parameters as the SDK checks those of a server request. URL elicitations of 2026-07-28 carry no
+ * `elicitationId` (that era has no completion notification).
+ */
+export async function answerTaskInput(hooks: InputHooks, method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  const answer = inputAnswerer(hooks);
+  const sig = signal ?? new AbortController().signal;
+  const check = (schema: ResultSchema, value: unknown) => {
+    const r = schema['~standard'].validate(value);
+    if ('then' in r || r.issues) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `invalid ${method} input request: ${'then' in r ? 'async schema' : r.issues.map(i => i.message).join('; ')}`);
+  };
+  switch (method) {
+    case 'roots/list':
+      if (!hooks.roots.offered) break;
+      return answer.roots();
+    case 'sampling/createMessage':
+      if (!hooks.ports.sampling) break;
+      check(specTypeSchemas.CreateMessageRequestParams, params);
+      return await answer.sampling(params as CreateMessageRequestParams, sig) as Record<string, unknown>;
+    case 'elicitation/create':
+      if (!hooks.ports.elicitation) break;
+      if (params.mode === 'url') check(specTypeSchemas.ElicitRequestURLParams, { elicitationId: '', ...params });
+      else check(specTypeSchemas.ElicitRequestFormParams, params);
+      return await answer.elicitation(params as ElicitRequestParams, sig) as Record<string, unknown>;
+  }
+  throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `a task asked for ${JSON.stringify(method).slice(0, 80)}, which this host does not offer`);
 }
 
 /**

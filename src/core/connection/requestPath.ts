@@ -1,6 +1,6 @@
 /**
  * The request path of one connection: timeouts, progress, the OAuth sign-in wait, the one retry
- * after an expired HTTP session, and task-augmented tool calls. Kept apart from the state machine
+ * after an expired HTTP session, and tool calls that run as tasks (both eras). Kept apart from the state machine
  * in {@link ServerConnection}, which it reaches only through {@link RequestTarget}.
  */
 import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
@@ -8,6 +8,8 @@ import { specTypeSchemas, type CallToolResult, type Progress, type Task } from '
 import type { Logger } from '../logger';
 import { findAuthorizationPending } from '../auth';
 import { describeNetworkError, ServerError, toServerError } from './errors';
+import { followToolTask, type TaskFollower } from './extensionTasks';
+import { abortableDelay, pollDelay, TaskDeadline, TERMINAL_TASK_STATES } from './taskPolling';
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
@@ -98,55 +100,63 @@ async function failed<T>(target: RequestTarget, method: string, opts: CallOption
   throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason(), target.url?.());
 }
 
-/** Task states after which a task changes no more. */
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-/** Bounds on the server's `pollInterval` (ms): a server can neither make us spin nor stall forever. */
-const MIN_POLL_MS = 100, MAX_POLL_MS = 5_000;
-
 /**
  * A tool call as a task (spec 2025-11-25 tasks): the server answers `tools/call` with a task, we
- * poll `tasks/get` at the server's interval (bounded) and fetch `tasks/result` once it is terminal.
- * Status goes to `onTaskStatus`; aborting the signal sends `tasks/cancel`.
+ * poll `tasks/get` at the server's interval (bounded, for at most the host's total request time) and
+ * fetch `tasks/result` once it is terminal. Status goes to `onTaskStatus`; aborting the signal sends `tasks/cancel`.
  */
 export async function callToolAsTask(target: RequestTarget, name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
   const client = await target.runningClient('tools/call', opts);
   const ro = requestOptions(target, opts);
-  let taskId: string | undefined;
+  let taskId: string | undefined, cancelSent = false;
   const cancel = () => {
-    if (taskId) client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
+    if (!taskId || cancelSent) return;
+    cancelSent = true;
+    client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
-  const fail = (e: unknown) => toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.());
+  const fail = (e: unknown) => e instanceof ServerError ? e : toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.());
+  const deadline = new TaskDeadline(target.name, target.maxTotalTimeoutMs());
   try {
     let task: Task;
     try {
       const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, specTypeSchemas.CreateTaskResult, ro);
       task = created.task;
     } catch (e) { throw fail(e); }
-    taskId = task.taskId;
+    const id = taskId = task.taskId;
     opts.onTaskStatus?.(task);
-    while (!TERMINAL.has(task.status)) {
+    while (!TERMINAL_TASK_STATES.has(task.status)) {
       try {
-        await abortableDelay(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? MIN_POLL_MS)), opts.signal);
-        task = await client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, ro); }
-      catch (e) { throw fail(e); }
+        const wait = pollDelay(task.pollInterval);
+        deadline.check(id, wait);
+        await abortableDelay(wait, opts.signal);
+        task = await client.request({ method: 'tasks/get', params: { taskId: id } }, specTypeSchemas.GetTaskResult, ro);
+        if (task.taskId !== id) throw new ServerError(target.name, `tasks/get for task ${JSON.stringify(id)} answered with another task (${JSON.stringify(task.taskId)}).`);
+      } catch (e) { cancel(); throw fail(e); }
       opts.onTaskStatus?.(task);
     }
-    try { return await client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, ro); }
+    try { return await client.request({ method: 'tasks/result', params: { taskId: id } }, specTypeSchemas.CallToolResult, ro); }
     catch (e) { throw fail(e); }
   } finally {
     opts.signal?.removeEventListener('abort', cancel);
   }
 }
 
-function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(Object.assign(new Error('aborted'), { name: 'AbortError' })); return; }
-    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
-    const onAbort = () => { done(); reject(Object.assign(new Error('aborted'), { name: 'AbortError' })); };
-    const timer = setTimeout(() => { done(); resolve(); }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/**
+ * A tool call on a 2026-era connection, which declares the tasks extension: the server answers with
+ * the result, or with a task (handed over by the transport, see taskHandoff.ts) that is followed to
+ * its end (extensionTasks.ts). `send` makes the call itself (the SDK's callTool).
+ */
+export async function callToolOrTask(target: RequestTarget & TaskFollower, takeTask: (err: unknown) => Record<string, unknown> | undefined, opts: ToolCallOptions,
+  send: (client: Client, ro: RequestOptions) => Promise<CallToolResult>): Promise<CallToolResult> {
+  const first = await sendWith(target, 'tools/call', opts, (client, ro) => send(client, ro).then(result => ({ result }), (e: unknown) => {
+    const task = takeTask(e);
+    if (!task) throw e;
+    return { task, client, ro };
+  }));
+  if ('result' in first) return first.result;
+  try { return await followToolTask(target, first.client, first.task, first.ro, opts); }
+  catch (e) { throw e instanceof ServerError ? e : toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.()); }
 }
 
 /**

@@ -4,7 +4,7 @@
  * timeouts, catalogs and logging. Failures stay inside this object; the host keeps going.
  */
 import { createHash } from 'node:crypto';
-import type { Client, Transport } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, Transport } from '@modelcontextprotocol/client';
 import { ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptResult, type Implementation,
@@ -27,8 +27,9 @@ import { LaunchError, StdioTransport } from './stdioTransport';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
-import { callToolAsTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
-import { createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import { callToolAsTask, callToolOrTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import type { TaskFollower } from './extensionTasks';
 import { asStdioTransport, versionNegotiation } from './era';
 import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
@@ -124,7 +125,7 @@ export class ServerConnection extends Disposable {
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
 
   /** The request path's view of this connection. */
-  private readonly requests: RequestTarget;
+  private readonly requests: RequestTarget & TaskFollower;
 
   constructor(readonly name: string, private _declaration: ServerDeclaration, private readonly options: ConnectionOptions) {
     super();
@@ -153,6 +154,7 @@ export class ServerConnection extends Disposable {
       reinitialize: () => this.reinitialize(),
       notRunning: method => this.notRunning(method),
       unreachable: (client, err) => this.connectionLost(this.generation, client, err),
+      answerInput: (method, params, signal) => answerTaskInput({ ports: this.options.ports, roots: this.roots, ref: () => this.ref }, method, params, signal),
     };
     this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.listPage(m, p, sc), k, c,
       (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
@@ -316,9 +318,10 @@ export class ServerConnection extends Disposable {
   }
 
   /**
-   * Calls a tool. Tools whose `execution.taskSupport` is `required` (or `optional` with
-   * `preferTask`) run as tasks when the server supports task-augmented `tools/call`: status goes to
-   * `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
+   * Calls a tool. On 2026-era servers any call may come back as a task (tasks extension); on
+   * 2025-era ones, tools whose `execution.taskSupport` is `required` (or `optional` with
+   * `preferTask`) run as tasks when the server supports task-augmented `tools/call`. Either way task
+   * status goes to `onTaskStatus`, and aborting the signal sends `tasks/cancel`.
    */
   callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     // The tool's definition (task support, output schema) is known only once a restart has listed it again.
@@ -329,12 +332,16 @@ export class ServerConnection extends Disposable {
   private sendToolCall(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<CallToolResult> {
     const tool = this.toolsByName.get(name);
     const support = tool?.execution?.taskSupport;
-    const call = this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
-      ? callToolAsTask(this.requests, name, args, opts)
-      // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
-      // (2026-07-28 over HTTP) and validates the result against the era's schema; the output schema
-      // is checked below, by our validators only (the definition we hand the SDK has none).
-      : sendWith(this.requests, 'tools/call', opts, (client, ro) => client.callTool({ name, arguments: args }, tool ? { ...ro, toolDefinition: this.withoutOutputSchema(tool) } : ro));
+    // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
+    // (2026-07-28 over HTTP) and validates the result against the era's schema; the output schema
+    // is checked below, by our validators only (the definition we hand the SDK has none).
+    const send = (client: Client, ro: RequestOptions) => client.callTool({ name, arguments: args }, tool ? { ...ro, toolDefinition: this.withoutOutputSchema(tool) } : ro);
+    const call = this.transport?.tasks.active
+      // 2026-07-28: the server decides whether a call becomes a task (tasks extension), for any tool.
+      ? callToolOrTask(this.requests, e => this.transport?.tasks.take(e), opts, send)
+      : this.supportsToolTasks() && (support === 'required' || (support === 'optional' && opts.preferTask))
+        ? callToolAsTask(this.requests, name, args, opts)
+        : sendWith(this.requests, 'tools/call', opts, send);
     if (!tool?.outputSchema) return call;
     return call.then(result => {
       const problem = result.isError ? undefined : this.validators.check(tool, result.structuredContent);

@@ -1,11 +1,13 @@
 /**
  * Wraps a transport to (1) log the protocol trace at trace level, redacted, and only when the
  * logger is at trace (no JSON.stringify cost otherwise), (2) learn the negotiated protocol
- * version, which the SDK hands to transports through `setProtocolVersion`, and (3) on a 2026-07-28
- * connection, read a result without `resultType` as `"complete"` (see {@link completeByDefault}).
+ * version, which the SDK hands to transports through `setProtocolVersion`, (3) on a 2026-07-28
+ * connection, read a result without `resultType` as `"complete"` (see {@link completeByDefault}), and
+ * (4) hand tool calls answered with a task to their callers ({@link TaskHandoff}).
  */
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { LogLevel, redact, type Logger } from '../logger';
+import { TaskHandoff } from './taskHandoff';
 import { MODERN_REVISION } from './era';
 
 export class TracingTransport implements Transport {
@@ -26,6 +28,7 @@ export class TracingTransport implements Transport {
   /** Server→client requests still to be answered (id → method), and those that reached a handler. */
   private readonly serverRequests = new Map<RequestId, string>();
   private readonly handled = new Set<RequestId>();
+  readonly tasks = new TaskHandoff();
 
   constructor(readonly inner: Transport, private readonly logger: Logger, private readonly secrets: () => readonly string[]) {
     inner.onclose = () => this.onclose?.();
@@ -33,7 +36,7 @@ export class TracingTransport implements Transport {
     inner.onmessage = (m, extra) => {
       if (this.logger.logLevel === LogLevel.Trace) this.logger.trace(`← ${redact(JSON.stringify(m), this.secrets())}`);
       if ('method' in m && 'id' in m) this.serverRequests.set(m.id, m.method);
-      this.onmessage?.(this.modern && 'result' in m ? completeByDefault(m) : m, extra);
+      this.onmessage?.(this.tasks.received(this.modern && 'result' in m ? completeByDefault(m) : m), extra);
     };
   }
 
@@ -54,16 +57,19 @@ export class TracingTransport implements Transport {
         this.handled.delete(message.id);
       }
     }
+    this.tasks.sent(message);
     return this.inner.send(message, options);
   }
 
   /** Our handler got the server's request `id` (an error answer to it is then ours, not a refusal). */
   reached(id: RequestId): void { this.handled.add(id); }
 
-  close(): Promise<void> { return this.inner.close(); }
+  close(): Promise<void> { this.tasks.clear(); return this.inner.close(); }
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+    // Revisions are dates: every revision from 2026-07-28 on has the tasks extension.
+    this.tasks.active = version >= MODERN_REVISION;
     this.inner.setProtocolVersion?.(version);
   }
 

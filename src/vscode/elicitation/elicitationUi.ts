@@ -131,13 +131,19 @@ export class ElicitationUi implements vscode.Disposable {
       void vscode.window.showErrorMessage(refusalMessage(serverLabel(server), reviewed));
       return { action: 'decline' };
     }
-    log.info(`Elicitation (URL ${reviewed.review.host}, id ${params.elicitationId}): ${oneLine(params.message)}`);
+    // 2026-07-28 URL elicitations carry no id: that era has no completion notification, so the user
+    // says when they are done in the browser, and only then does the request go again with "accept".
+    const awaitsUser = !params.elicitationId;
+    log.info(`Elicitation (URL ${reviewed.review.host}${awaitsUser ? '' : `, id ${params.elicitationId}`}): ${oneLine(params.message)}`);
     let choice = 'cancelled' as UrlChoice;
-    await MultiStepInput.run(urlConsentStep({ server, message: params.message, review: reviewed.review, step: 1, totalSteps: 1, openExternal: url => this.open(server, url) }, c => { choice = c; }));
-    log.info(`Elicitation answered: ${choice}`);
+    let done = false;
+    const doneStep = awaitsUser ? retryStep(server, vscode.l10n.t('the request'), 2, undefined, r => { done = r; }) : undefined;
+    await MultiStepInput.run(urlConsentStep({ server, message: params.message, review: reviewed.review, step: 1, totalSteps: awaitsUser ? 2 : 1, openExternal: url => this.open(server, url) }, c => { choice = c; }, doneStep));
+    log.info(`Elicitation answered: ${choice}${awaitsUser && (choice === 'opened' || choice === 'copied') ? (done ? ', finished in the browser' : ', not finished') : ''}`);
     switch (choice) {
       case 'opened':
       case 'copied':
+        if (awaitsUser) return { action: done ? 'accept' : 'cancel' };
         this.waitForCompletion(server, params.elicitationId);
         return { action: 'accept' };
       case 'declined': return { action: 'decline' };

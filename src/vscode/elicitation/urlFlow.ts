@@ -79,21 +79,25 @@ export function urlConsentStep(req: UrlStepRequest, onChoice: (choice: UrlChoice
 type RetryItem = vscode.QuickPickItem & { readonly retry: boolean };
 
 /**
- * The last step after the links of a -32042 error were opened: retry now, or cancel. It shows the
- * progress bar and retries by itself when `completed` resolves (the server sent every completion).
+ * The last step after the links were opened: retry (send the request again) now, or cancel. With
+ * `completed` (a -32042 error: the server sends completion notifications) it shows the progress bar
+ * and retries by itself when `completed` resolves. Without it (a URL elicitation of 2026-07-28, which
+ * has no completion notification) only the user can say they are done.
  */
-export function retryStep(server: ServerRef, what: string, step: number, completed: Promise<unknown>, onChoice: (retry: boolean) => void): InputStep {
+export function retryStep(server: ServerRef, what: string, step: number, completed: Promise<unknown> | undefined, onChoice: (retry: boolean) => void): InputStep {
   return async input => {
     const retry: RetryItem = { label: `$(refresh) ${vscode.l10n.t('Retry {0}', what)}`, description: vscode.l10n.t('once you have finished in the browser'), retry: true };
     const picked = await input.showQuickPick<RetryItem>({
       title: vscode.l10n.t('MCP server "{0}" needs you to finish in your browser', serverLabel(server)),
       step,
       totalSteps: step,
-      placeholder: vscode.l10n.t('Waiting for "{0}" to confirm; the request is retried automatically then.', serverLabel(server)),
+      placeholder: completed
+        ? vscode.l10n.t('Waiting for "{0}" to confirm; the request is retried automatically then.', serverLabel(server))
+        : vscode.l10n.t('Choose "Retry" once you have finished in the browser; "{0}" cannot tell MCP Host when you are done.', serverLabel(server)),
       items: [retry, { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('do not retry'), retry: false }],
       activeItem: retry,
-      busy: true,
-      acceptWhen: completed.then(() => retry),
+      busy: !!completed,
+      ...(completed ? { acceptWhen: completed.then(() => retry) } : {}),
     });
     if (!('label' in picked)) throw InputFlowAction.cancel;
     onChoice(picked.retry);
