@@ -162,7 +162,8 @@ describe('protocol eras (2026-07-28 and 2025-11-25)', function () {
     await waitFor(() => /Retry/.test(done.activeItems[0]?.label ?? ''), 5000, 'Retry to be active');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal(textOf(await call), 'VISITED accept');
-    assert.deepEqual(hooks.elicitation.waiting(), [], 'no wait for a completion notification that this era does not have');
+    // Only this server's: another test's 2025 URL elicitation may still wait for its notification (10 min at most).
+    assert.deepEqual(hooks.elicitation.waiting().filter(w => w.server === 'modern'), [], 'no wait for a completion notification that this era does not have');
   });
 });
 
