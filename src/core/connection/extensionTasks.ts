@@ -11,7 +11,7 @@
 import type { CallToolResult, Client, RequestOptions, StandardSchemaV1, Task } from '@modelcontextprotocol/client';
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import { ServerError } from './errors';
-import { abortableDelay, pollDelay, TASK_STATES, TaskDeadline } from './taskPolling';
+import { abortableDelay, pollDelay, TASK_STATES, TaskDeadline, TERMINAL_TASK_STATES } from './taskPolling';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -109,7 +109,7 @@ export async function followToolTask(follower: TaskFollower, client: Client, cre
   const answered = new Set<string>();
   try {
     for (;;) {
-      if (task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') cancelSent = true; // nothing left to cancel
+      if (TERMINAL_TASK_STATES.has(task.status)) cancelSent = true; // nothing left to cancel
       opts.onTaskStatus?.(asTaskStatus(task));
       switch (task.status) {
         case 'completed': {

@@ -94,10 +94,20 @@ async function failed<T>(target: RequestTarget, method: string, opts: CallOption
     const again = target.currentClient();
     if (!again) throw target.notRunning(method);
     try { return await withAuthRetry(() => send(again, ro)); }
-    catch (e) { throw toServerError(target.name, method, cancelledOr(e, opts), target.closedReason(), target.url?.()); }
+    catch (e) { throw errorOf(target, method, opts, e); }
   }
   if (describeNetworkError(err)) target.unreachable(client, err);
-  throw toServerError(target.name, method, cancelledOr(err, opts), target.closedReason(), target.url?.());
+  throw errorOf(target, method, opts, err);
+}
+
+/** `err` as the caller sees it: a ServerError naming the server, the method and, when known, why the connection closed. */
+function errorOf(target: RequestTarget, method: string, opts: CallOptions, err: unknown): ServerError {
+  return toServerError(target.name, method, cancelledOr(err, opts), target.closedReason(), target.url?.());
+}
+
+/** A task's failure: the task path's own ServerErrors stay as they are. */
+function taskErrorOf(target: RequestTarget, opts: CallOptions, err: unknown): ServerError {
+  return err instanceof ServerError ? err : errorOf(target, 'tools/call (task)', opts, err);
 }
 
 /**
@@ -115,7 +125,7 @@ export async function callToolAsTask(target: RequestTarget, name: string, args: 
     client.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult).catch(e => target.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
-  const fail = (e: unknown) => e instanceof ServerError ? e : toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.());
+  const fail = (e: unknown) => taskErrorOf(target, opts, e);
   const deadline = new TaskDeadline(target.name, target.maxTotalTimeoutMs());
   try {
     let task: Task;
@@ -156,7 +166,7 @@ export async function callToolOrTask(target: RequestTarget & TaskFollower, takeT
   }));
   if ('result' in first) return first.result;
   try { return await followToolTask(target, first.client, first.task, first.ro, opts); }
-  catch (e) { throw e instanceof ServerError ? e : toServerError(target.name, 'tools/call (task)', cancelledOr(e, opts), target.closedReason(), target.url?.()); }
+  catch (e) { throw taskErrorOf(target, opts, e); }
 }
 
 /**
