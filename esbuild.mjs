@@ -1,6 +1,7 @@
-// One esbuild context, two bundles: extension.js (the activation entry: contributions and the API, no
-// MCP SDK, so activate() stays fast) and host.js (the core and everything that needs the SDK), which
-// extension.js `require`s after activation (src/vscode/lazy/contract.ts). `--production` minifies and
+// One esbuild context, three bundles: extension.js (the activation entry: contributions and the API, no
+// MCP SDK, so activate() stays fast), early.js (spawns the local servers that need no question, no SDK
+// either) and host.js (the core and everything that needs the SDK); extension.js `require`s the other
+// two, in that order, after activation (src/vscode/lazy/contract.ts). `--production` minifies and
 // drops sourcemaps, `--watch` rebuilds on change. Types are checked separately by `tsc` (npm run typecheck).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -9,7 +10,7 @@ import * as esbuild from 'esbuild';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 // --outfile=<path>: bundle elsewhere (test/rig/package.mjs stages the .vsix without touching dist/);
-// host.js goes next to it.
+// early.js and host.js go next to it.
 const outfile = process.argv.find((a) => a.startsWith('--outfile='))?.slice('--outfile='.length) ?? 'dist/extension.js';
 // --metafile=<path>: write esbuild's metafile (which input went into which bundle) there.
 const metafileOut = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
@@ -35,7 +36,7 @@ const zodNamespaceImport = {
 };
 
 const ctx = await esbuild.context({
-  entryPoints: { [path.basename(outfile, '.js')]: 'src/extension.ts', host: 'src/host.ts' },
+  entryPoints: { [path.basename(outfile, '.js')]: 'src/extension.ts', early: 'src/early.ts', host: 'src/host.ts' },
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
-import { HOST_BUNDLE_FILE, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
+import { EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyStartup, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
 import { ActivationContributions } from './vscode/lazy/lateContributions';
 import { createLazyApi } from './vscode/lazy/lazyApi';
 import type { McpHostTestHooks } from './vscode/testing/testHooks';
@@ -22,16 +22,18 @@ declare const __mcpHostLoadStart: number | undefined;
 const loadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : performance.now();
 
 let loaded: Promise<LoadedHost> | undefined;
+let early: EarlyStartup | { error: string } | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHostApi {
   const activateStart = performance.now();
   loaded = undefined;
+  early = undefined;
   const load = (): Promise<LoadedHost> => loaded ??= new Promise<LoadedHost>(resolve => {
     // Synchronous from here on: between retiring the command proxies and the host registering the
     // real commands nothing else runs, so no command is ever missing.
     const bundle = require(path.join(__dirname, HOST_BUNDLE_FILE)) as HostBundle;
     contributions.retire();
-    const host = bundle.start(context, contributions, activationMs);
+    const host = bundle.start(context, contributions, activationMs, early);
     context.subscriptions.push(lazy.attach(host));
     resolve(host);
   });
@@ -42,9 +44,12 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(contributions);
   const activationMs = evaluationMs + (performance.now() - activateStart);
   const lazy = createLazyApi(() => load(), activationMs);
-  // The servers start as soon as activation is over (the host bundle starts them when it loads).
+  // The servers start as soon as activation is over: the local ones that need no question at once (the
+  // early bundle), so they boot while the host bundle loads the SDK; then the host, which takes them over.
   setImmediate(() => {
-    load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
+    startEarly()
+      .then(() => load())
+      .catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
   });
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
@@ -55,11 +60,28 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   return lazy.api;
 }
 
+/**
+ * Runs the early bundle, unless something already needed the host (it then starts every server itself).
+ * Never fails the start: without it the host spawns the servers a few tens of milliseconds later, and says why in its log.
+ */
+async function startEarly(): Promise<void> {
+  if (loaded) return;
+  try {
+    const started = (require(path.join(__dirname, EARLY_BUNDLE_FILE)) as EarlyBundle).start();
+    early = started;
+    await started.ready;
+  } catch (e) {
+    if (!early) early = { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */
 export async function deactivate(): Promise<void> {
   const host = await loaded?.catch(() => undefined);
   loaded = undefined;
-  await host?.shutdown();
+  const started = early;
+  early = undefined;
+  await Promise.all([host?.shutdown(), started && 'processes' in started ? started.processes.release() : undefined]);
 }
 
 // Last statement of the bundle (this entry is evaluated after everything it imports): evaluation ends here.

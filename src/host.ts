@@ -4,7 +4,7 @@
  * starts the servers. Loaded once, after activate() returned or when something needs the host first.
  */
 import * as vscode from 'vscode';
-import type { HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
+import type { HostBundle, LoadedHost } from './vscode/lazy/contract';
 import { SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
@@ -37,7 +37,11 @@ import { DevMode } from './vscode/dev/devMode';
 import { ToolRunner } from './vscode/tools/toolRunner';
 import { AppsFeature } from './vscode/apps/appsFeature';
 
-export const start: HostBundle['start'] = (context: vscode.ExtensionContext, late: LateContributions, activationMs: number): LoadedHost => {
+// The bundle's first statement (esbuild banner, esbuild.mjs); unbundled (tsc output) there is none.
+declare const __mcpHostLoadStart: number | undefined;
+const hostLoadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : undefined;
+
+export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();
   const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
@@ -49,7 +53,9 @@ export const start: HostBundle['start'] = (context: vscode.ExtensionContext, lat
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
+    earlyProcesses: early && 'processes' in early ? early.processes : undefined,
   });
+  if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
   const view = new ServersView(controller);
@@ -86,11 +92,16 @@ export const start: HostBundle['start'] = (context: vscode.ExtensionContext, lat
     ...registerToolCommands(c.host, activity),
     new ToolRunner(c.host, invoker),
   );
-  void c.reload();
+  // Each server took its early process when it started; what none took (the settings changed meanwhile) is stopped.
+  const releaseEarly = () => early && 'processes' in early ? early.processes.release() : Promise.resolve();
+  void c.reload().finally(releaseEarly);
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   const testHooks = typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD
-    ? createTestHooks({ host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps })
+    ? createTestHooks({
+      host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps,
+      startup: { hostLoadStart, early: early && 'processes' in early ? early.processes.started : undefined },
+    })
     : undefined;
   return {
     api,
@@ -98,7 +109,7 @@ export const start: HostBundle['start'] = (context: vscode.ExtensionContext, lat
     async shutdown() {
       const stopping = controller;
       controller = undefined;
-      if (stopping) await stopping.host.shutdown();
+      await Promise.all([stopping?.host.shutdown(), releaseEarly()]);
     },
   };
 };

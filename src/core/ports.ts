@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import type { VariableContext } from './config/types';
 import type { AuthPort } from './auth/types';
 import type { SandboxPort } from './sandbox/types';
+import type { EarlyProcesses } from './connection/earlyProcesses';
 
 /** Identifies the server a request comes from, for consent UIs ("server X asks …"). */
 export interface ServerRef {
@@ -51,6 +52,8 @@ export interface HostPorts {
   onRefusedRequest?(server: ServerRef, method: string, reason: string): void;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
+  /** Processes the embedder started before the host existed (connection/earlyProcesses.ts); a start takes the one for its launch. */
+  readonly earlyProcesses?: Pick<EarlyProcesses, 'take'>;
 }
 
 /** Thrown by a sampling handler when the user rejects; mapped to JSON-RPC error -1 as the spec says. */

@@ -2,13 +2,13 @@
  * Owns the running McpHost inside VS Code: applies settings live (only changed servers restart),
  * honours Workspace Trust, and tells the user about failures with a "Show Log" action.
  */
-import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { WorkspaceRoots } from './roots';
+import { variableContext } from './variables';
 
 export class HostController extends Disposable {
   readonly host: McpHost;
@@ -20,19 +20,13 @@ export class HostController extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox'>> = {}) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses'>> = {}) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
       roots,
-      variables: {
-        get workspaceFolders() { return (vscode.workspace.workspaceFolders ?? []).map(f => ({ name: f.name, path: f.uri.fsPath })); },
-        get trusted() { return vscode.workspace.isTrusted; },
-        userHome: os.homedir(),
-        env: process.env,
-        // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
-        resolveInput: request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' }),
-      },
+      // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
+      variables: variableContext(request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' })),
       apps: true,
       createLogger: name => logs.get(name),
       // The core calls this once per server and method; every refusal is in the server's log.

@@ -16,6 +16,9 @@ import { SECTION } from './config';
 const cfg = () => vscode.workspace.getConfiguration(SECTION);
 const strings = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
 
+/** `mcpHost.sandbox.all`: every local server runs sandboxed. */
+export const sandboxAll = (): boolean => cfg().get<boolean>('sandbox.all') === true;
+
 /**
  * `isUserServer`: only user-declared servers may widen their sandbox or be allowed unsandboxed (a workspace
  * server writes its own declaration and could take a user server's name).
@@ -37,7 +40,7 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     // Everything this extension keeps on disk (OAuth client data, logs, prompts' snapshots, other servers' rules).
     protectedPaths: [...new Set([storageDir, context.logUri.fsPath, ...context.storageUri ? [context.storageUri.fsPath] : []])],
     get ripgrep() { return ripgrep === null ? (ripgrep = vscodeRipgrep()) : ripgrep; },
-    sandboxAll: () => cfg().get<boolean>('sandbox.all') === true,
+    sandboxAll,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     mayWiden: isUserServer,
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),

@@ -72,14 +72,14 @@ export async function packageExtension(options = {}) {
     await fs.copyFile(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
     const bundle = path.join(stage, 'dist', 'extension.js');
     if (options.bundle) {
-      // The activation entry and, beside it, the host bundle it loads (esbuild.mjs).
+      // The activation entry and, beside it, the early and host bundles it loads (esbuild.mjs).
       await fs.mkdir(path.dirname(bundle), { recursive: true });
       await fs.copyFile(path.resolve(REPO_ROOT, options.bundle), bundle);
-      await fs.copyFile(path.join(path.dirname(path.resolve(REPO_ROOT, options.bundle)), 'host.js'), path.join(path.dirname(bundle), 'host.js'));
+      for (const beside of ['early.js', 'host.js']) await fs.copyFile(path.join(path.dirname(path.resolve(REPO_ROOT, options.bundle)), beside), path.join(path.dirname(bundle), beside));
     } else {
       log((await run(process.execPath, ['esbuild.mjs', ...(production ? ['--production'] : []), `--outfile=${bundle}`], REPO_ROOT)).trim());
       await fs.rm(`${bundle}.map`, { force: true });
-      await fs.rm(path.join(path.dirname(bundle), 'host.js.map'), { force: true });
+      for (const map of ['early.js.map', 'host.js.map']) await fs.rm(path.join(path.dirname(bundle), map), { force: true });
     }
 
     await fs.mkdir(path.dirname(out), { recursive: true });

@@ -96,7 +96,7 @@ export async function runIntegration(options = {}) {
 
   const testsPath = options.extensionTestsPath ?? path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
   const devPath = options.extensionDevelopmentPath ?? (options.installVsix ? TEST_ENTRY_DIR : REPO_ROOT);
-  for (const [file, hint] of [[testsPath, 'npm run build:tests'], [path.join(REPO_ROOT, 'dist', 'extension.js'), 'npm run build'], [path.join(REPO_ROOT, 'dist', 'host.js'), 'npm run build']]) {
+  for (const [file, hint] of [[testsPath, 'npm run build:tests'], [path.join(REPO_ROOT, 'dist', 'extension.js'), 'npm run build'], [path.join(REPO_ROOT, 'dist', 'early.js'), 'npm run build'], [path.join(REPO_ROOT, 'dist', 'host.js'), 'npm run build']]) {
     if (!existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing; run \`${hint}\` first`);
   }
   await ensureInstalled({ log });

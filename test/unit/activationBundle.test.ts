@@ -49,6 +49,17 @@ describe('activation bundle (dist/extension.js)', function () {
     }
   });
 
+  it('early.js (spawns servers before host.js loads) holds no dependency: no SDK, no zod, no ajv', () => {
+    const inputs = inputsOf('early.js');
+    assert.ok(inputs.includes('src/core/connection/earlyProcesses.ts') && inputs.includes('src/core/config/resolve.ts'), inputs.join(', '));
+    assert.deepEqual(inputs.filter(f => f.includes('node_modules')), [], 'pulled into the early bundle');
+    for (const marker of ['notifications/initialized', 'resources/templates/list']) assert.ok(!bundle('early.js').includes(marker), `${marker} in the early bundle`);
+    const r = spawnSync(process.execPath, ['-e', PROBE, path.join(dir, 'early.js')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as string[]).map(f => path.basename(f)), ['early.js'], 'modules loaded with early.js');
+    assert.match(bundle('extension.js'), /"early\.js"/, 'the activation bundle names the early bundle it loads');
+  });
+
   it('host.js takes from zod only what is called: no locale but English (esbuild.mjs, zodNamespaceImport)', () => {
     // `import { z }` (ext-apps' app bridge) made esbuild keep all of zod's classic API and its ~60 locales (~345 KiB).
     const locales = inputsOf('host.js').filter(f => /node_modules\/zod\/v4\/locales\//.test(f)).map(f => path.basename(f));

@@ -65,8 +65,10 @@ function fakeVscode() {
 // The host bundle as far as the activation entry sees it: what start() registers and returns.
 const FAKE_HOST = `
 const vscode = require('vscode');
-exports.start = (context, late, activationMs) => {
+exports.start = (context, late, activationMs, early) => {
   globalThis.__hostStarts = (globalThis.__hostStarts ?? 0) + 1;
+  globalThis.__order?.push('host');
+  globalThis.__hostEarly = early;
   vscode.commands.registerCommand('mcpHost.showServers', (arg) => 'host shows servers ' + arg);
   late.treeView('mcpHost.servers', { getChildren: () => ['server a'], getTreeItem: (e) => ({ label: e }) });
   late.registerTool('mcpHost_callTool', { invoke: (options) => 'host called ' + options.input.tool });
@@ -83,6 +85,17 @@ exports.start = (context, late, activationMs) => {
 };
 `;
 
+// The early bundle (src/early.ts) as far as the activation entry sees it: spawning takes a moment.
+const FAKE_EARLY = `
+exports.start = () => {
+  if (globalThis.__earlyThrows) throw new Error('no early start today');
+  globalThis.__order?.push('early');
+  const processes = { releases: 0, take() {}, async release() { this.releases++; } };
+  globalThis.__early = processes;
+  return { processes, ready: new Promise(resolve => setTimeout(resolve, 20)).then(() => { globalThis.__order?.push('early ready'); }) };
+};
+`;
+
 describe('activation entry (contributions before the host bundle loads)', function () {
   this.timeout(60_000);
 
@@ -91,7 +104,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
   let entry: { activate(context: unknown): Record<string, unknown>; deactivate(): Promise<void> };
   const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown });
   const original = load._load;
-  const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean };
+  const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean; __order?: string[]; __early?: { releases: number }; __hostEarly?: unknown; __earlyThrows?: boolean };
   let evaluationSpan = 0;
 
   before(() => {
@@ -99,6 +112,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
     const r = spawnSync(process.execPath, ['esbuild.mjs', `--outfile=${path.join(dir, 'extension.js')}`], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     fs.writeFileSync(path.join(dir, 'host.js'), FAKE_HOST);
+    fs.writeFileSync(path.join(dir, 'early.js'), FAKE_EARLY);
     fake = fakeVscode();
     load._load = function (request: string, ...rest: unknown[]) { return request === 'vscode' ? fake.vscode : original.call(this, request, ...rest); };
     const required = performance.now();
@@ -108,8 +122,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
   after(() => {
     load._load = original;
     fs.rmSync(dir, { recursive: true, force: true });
-    delete g.__hostStarts;
-    delete g.__hostStopped;
+    for (const k of ['__hostStarts', '__hostStopped', '__order', '__early', '__hostEarly', '__earlyThrows'] as const) delete g[k];
   });
 
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; languageModelTools: { name: string }[] } };
@@ -117,6 +130,8 @@ describe('activation entry (contributions before the host bundle loads)', functi
   function activate(): Api {
     fake.reset();
     delete g.__hostStarts;
+    delete g.__hostEarly;
+    g.__order = [];
     return entry.activate({ subscriptions: [], extensionUri: 'ext', extension: { packageJSON: manifest } }) as Api;
   }
 
@@ -139,6 +154,26 @@ describe('activation entry (contributions before the host bundle loads)', functi
     assert.deepEqual(fake.errors, []);
     await entry.deactivate();
     assert.equal(g.__hostStopped, true, 'deactivate() stops the host');
+  });
+
+  it('runs the early bundle first, waits until it has spawned, then hands what it started to the host', async () => {
+    activate();
+    await waitFor(() => g.__hostStarts === 1, 'the host bundle to load after activation');
+    assert.deepEqual(g.__order, ['early', 'early ready', 'host']);
+    assert.equal((g.__hostEarly as { processes?: unknown } | undefined)?.processes, g.__early, 'the host got the early processes');
+    await entry.deactivate();
+    assert.equal(g.__early?.releases, 1, 'deactivate() stops what no server took');
+  });
+
+  it('starts the host when the early bundle fails, and tells it why', async () => {
+    g.__earlyThrows = true;
+    try {
+      activate();
+      await waitFor(() => g.__hostStarts === 1, 'the host bundle to load after activation');
+      assert.deepEqual(g.__hostEarly, { error: 'no early start today' });
+      assert.deepEqual(fake.errors, [], 'the user is not bothered: the host starts the servers itself');
+      await entry.deactivate();
+    } finally { delete g.__earlyThrows; }
   });
 
   // Each arrives first, right after activate() returned, before the host bundle was required.
@@ -167,6 +202,10 @@ describe('activation entry (contributions before the host bundle loads)', functi
       const api = activate();
       assert.deepEqual(await call(api), expected);
       assert.equal(g.__hostStarts, 1, 'the host bundle is loaded once');
+      // The host was needed at once: it starts every server itself, and the early bundle stays out of it.
+      await new Promise(resolve => setImmediate(resolve));
+      assert.deepEqual(g.__order, ['host']);
+      assert.equal(g.__hostEarly, undefined);
       assert.deepEqual(fake.errors, []);
       await entry.deactivate();
     });

@@ -1,11 +1,11 @@
 /** Turns a declaration into what a transport needs: variables substituted, environment built. */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
 import { parseEnvFile } from './envFile';
+import { inheritedEnvironment } from './inheritedEnv';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
 
 export class ResolveError extends Error {
@@ -73,9 +73,9 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
   const base = (ctx.trusted ? ctx.workspaceFolders[0]?.path : undefined) ?? ctx.userHome;
   const cwd = declaredCwd === undefined ? base : path.resolve(base, declaredCwd);
 
-  // Minimal inherited environment (SDK's safe list), then envFile, then env: secrets of the
+  // Minimal inherited environment (the SDK's safe list), then envFile, then env: secrets of the
   // editor's own environment never reach servers that did not ask for them.
-  const env: Record<string, string> = { ...getDefaultEnvironment() };
+  const env: Record<string, string> = inheritedEnvironment();
   if (envFile !== undefined) {
     const abs = path.resolve(base, envFile);
     let text: string;

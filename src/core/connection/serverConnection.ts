@@ -23,7 +23,8 @@ import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets
 import { CONNECTION_CLOSED, describeExit, describeNetworkError, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
-import { LaunchError, StdioTransport } from './stdioTransport';
+import { LaunchError, StdioTransport, type StdioLaunch } from './stdioTransport';
+import type { StartedProcess } from './earlyProcesses';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
@@ -464,7 +465,7 @@ export class ServerConnection extends Disposable {
     for (let attempt = 0; attempt < attempts.length; attempt++) {
       const kind = attempts[attempt];
       const inner: Transport = launch.type === 'stdio'
-        ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits)
+        ? createStdioTransport(launch, this.budget.serverLog, this.secrets, this.budget.limits, stdioLaunch => this.takeEarlyProcess(stdioLaunch))
         : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, this.budget.limits);
       const inspector = inner instanceof StdioTransport && inspectorPick ? listenForInspector(inner, inspectorPick) : undefined;
       const transport = new TracingTransport(inner, this.logger, () => this.secrets);
@@ -751,6 +752,13 @@ export class ServerConnection extends Disposable {
     if (network) return `Could not connect: ${network}.`;
     const text = errorText(err);
     return /^Could not start\b/.test(text) ? text : `Could not start: ${text}`;
+  }
+
+  /** The process the embedder started for this very launch before the host loaded, if any (once per server). */
+  private takeEarlyProcess(launch: StdioLaunch): StartedProcess | undefined {
+    const started = this.options.ports.earlyProcesses?.take(this.name, launch);
+    if (started) this.logger.info(`Took over the process started while MCP Host was loading (pid ${started.child.pid})`);
+    return started;
   }
 
   /** Declared `startTimeout`, else the declared `timeout`, else the host's default. */

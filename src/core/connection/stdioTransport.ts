@@ -3,22 +3,17 @@
  * process group (so stop kills the whole tree), stderr split into lines for the server's log, and
  * non-JSON stdout lines logged instead of surfacing as protocol errors.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { killTree, terminateTree } from './processTree';
 import { cutMarker } from '../budgets/truncate';
 import { defaultServerLimits, LineSplitter, oversizedReply, type OversizedLine, type ServerLimits } from '../budgets';
-import { planWindowsSpawn, type WindowsSpawnPlan } from './windowsCommand';
+import { describeSpawnError, spawnStdio, type StdioLaunch } from './stdioSpawn';
+import type { StartedProcess } from './earlyProcesses';
 
-export interface StdioLaunch {
-  command: string;
-  args: readonly string[];
-  env: Record<string, string>;
-  cwd?: string;
-}
+export { LaunchError, type StdioLaunch } from './stdioSpawn';
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
 
@@ -42,48 +37,44 @@ export class StdioTransport implements Transport {
   private drained?: Promise<void>;
   exitInfo?: ExitInfo;
 
-  constructor(private readonly launch: StdioLaunch, private readonly limits: Pick<ServerLimits, 'maxMessageBytes' | 'maxLogLineBytes'> = defaultServerLimits) {}
+  /**
+   * `adopt` may hand over a process already started for this very launch (earlyProcesses.ts); without
+   * one, or when it has none, start() spawns.
+   */
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly limits: Pick<ServerLimits, 'maxMessageBytes' | 'maxLogLineBytes'> = defaultServerLimits,
+    private readonly adopt?: () => StartedProcess | undefined,
+  ) {}
+
+  /** The process was started before this transport existed (handed over by `adopt`). */
+  adopted = false;
 
   get pid(): number | undefined { return this.child?.pid; }
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const isWin = process.platform === 'win32';
-      let plan: WindowsSpawnPlan | undefined;
+      let child: ChildProcess;
+      let started: StartedProcess | undefined;
       try {
-        plan = isWin ? planWindowsSpawn(this.launch.command, this.launch.args, { env: this.launch.env, hostEnv: process.env, cwd: this.launch.cwd, isFile }) : undefined;
+        started = this.adopt?.();
+        child = started?.child ?? spawnStdio(this.launch);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
         reject(err);
         this.onerror?.(err);
         return;
       }
-      // Never `shell`: on Windows the plan resolves the command itself and quotes for cmd.exe only when a batch file needs it.
-      let child: ChildProcess;
-      try {
-          child = spawn(plan?.file ?? this.launch.command, plan?.args ?? [...this.launch.args], {
-          env: this.launch.env,
-          cwd: this.launch.cwd,
-          stdio: ['pipe', 'pipe', 'pipe'],
-          detached: !isWin,
-          windowsHide: true,
-          windowsVerbatimArguments: plan?.windowsVerbatimArguments,
-          argv0: plan?.argv0,
-        });
-      } catch (e) {
-        // Some errnos (E2BIG) come from spawn itself, not from an 'error' event.
-        const err = describeSpawnError(e as NodeJS.ErrnoException, this.launch);
-        reject(err);
-        this.onerror?.(err);
-        return;
-      }
+      this.adopted = started !== undefined;
       this.child = child;
       child.once('error', err => {
         const e = describeSpawnError(err as NodeJS.ErrnoException, this.launch);
         reject(e);
         this.onerror?.(e);
       });
-      child.once('spawn', () => resolve());
+      // An adopted process has already spawned (earlyProcesses.ts hands over no other).
+      if (started) resolve();
+      else child.once('spawn', () => resolve());
       child.once('exit', () => {
         // A crash (kill -9, out of memory) leaves the rest of the group running, reparented to
         // init; stop() sweeps the group, and so must an exit nobody asked for.
@@ -155,43 +146,6 @@ async function sweepGroup(child: ChildProcess): Promise<void> {
   killTree(child, 'SIGTERM');
   await new Promise(r => setTimeout(r, GROUP_GRACE_MS).unref());
   killTree(child, 'SIGKILL');
-}
-
-/** A start that failed before the server ran; its message is complete and needs no prefix. */
-export class LaunchError extends Error {
-  constructor(message: string, readonly code?: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'LaunchError';
-  }
-}
-
-/** spawn's errno in words: which of command, working directory or argument size is wrong. */
-function describeSpawnError(err: NodeJS.ErrnoException, launch: StdioLaunch): Error {
-  const cmd = JSON.stringify(launch.command);
-  switch (err.code) {
-    case 'ENOENT':
-      // spawn says ENOENT for a missing working directory too; tell them apart.
-      if (launch.cwd && !isDirectory(launch.cwd)) return new LaunchError(`Could not start ${cmd}: the working directory (cwd) ${JSON.stringify(launch.cwd)} does not exist.`, err.code, { cause: err });
-      return new LaunchError(`Could not start ${cmd}: command not found. Check that it is installed and on PATH.`, err.code, { cause: err });
-    case 'ENOTDIR':
-      return new LaunchError(`Could not start ${cmd}: the working directory (cwd) ${JSON.stringify(launch.cwd ?? '')} is not a directory.`, err.code, { cause: err });
-    case 'EACCES':
-      return new LaunchError(`Could not start ${cmd}: permission denied (is it executable?).`, err.code, { cause: err });
-    case 'E2BIG': {
-      const bytes = launch.args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) + Object.entries(launch.env).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v) + 2, 0);
-      return new LaunchError(`Could not start ${cmd}: its arguments and environment are too long for the system (${launch.args.length} arguments, about ${Math.round(bytes / 1024)} KB with the environment). Shorten "args" or "env".`, err.code, { cause: err });
-    }
-    default:
-      return new LaunchError(`Could not start ${cmd}: ${err.message}`, err.code, { cause: err });
-  }
-}
-
-function isDirectory(dir: string): boolean {
-  try { return statSync(dir).isDirectory(); } catch { return false; }
-}
-
-function isFile(file: string): boolean {
-  try { return statSync(file).isFile(); } catch { return false; }
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {

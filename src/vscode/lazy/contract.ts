@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import type { McpHostApi } from '../api';
 import type { McpHostTestHooks } from '../testing/testHooks';
+import type { EarlyProcesses } from '../../core/connection/earlyProcesses';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
@@ -14,6 +15,20 @@ export const RESOURCES_VIEW_ID = 'mcpHost.resources';
 
 /** The file the activation entry loads, next to it (dist/host.js in the .vsix, out/src/host.js under tsc). */
 export const HOST_BUNDLE_FILE = 'host.js';
+
+/** The bundle that starts the user's local servers while the host bundle loads (src/early.ts; no SDK). */
+export const EARLY_BUNDLE_FILE = 'early.js';
+
+/** What the early bundle started; the host hands each process to the connection of the same launch. */
+export interface EarlyStartup {
+  readonly processes: EarlyProcesses;
+  /** Settles once every process that could start early was spawned (no I/O is awaited before that). */
+  readonly ready: Promise<void>;
+}
+
+export interface EarlyBundle {
+  start(): EarlyStartup;
+}
 
 /** What the activation entry registered before the host loaded; the host bundle supplies the implementations. */
 export interface LateContributions {
@@ -36,5 +51,6 @@ export interface LoadedHost {
 
 /** The host bundle's exports. */
 export interface HostBundle {
-  start(context: vscode.ExtensionContext, late: LateContributions, activationMs: number): LoadedHost;
+  /** `early`: what the early bundle started, or why it could not run (the host then starts every server itself). */
+  start(context: vscode.ExtensionContext, late: LateContributions, activationMs: number, early: EarlyStartup | { error: string } | undefined): LoadedHost;
 }

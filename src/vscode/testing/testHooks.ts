@@ -5,6 +5,7 @@
  * Not an API: they reach the core (secret store included), the live QuickInput and the UI.
  */
 import type * as vscode from 'vscode';
+import type { EarlyStart } from '../../core/connection/earlyProcesses';
 import type { McpHost } from '../../core';
 import type { SamplingLogEntry } from '../../core/sampling';
 import type { AppsFeature } from '../apps/appsFeature';
@@ -31,6 +32,11 @@ export interface McpHostTestHooks {
   readonly apps: AppsFeature;
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];
+  /**
+   * How this window's host started, on the extension host's `performance.now()` clock: when the host
+   * bundle's evaluation began (undefined unbundled), and what the early bundle spawned before it.
+   */
+  readonly startup: { readonly hostLoadStart?: number; readonly early?: readonly EarlyStart[] };
 }
 
 export function createTestHooks(deps: Omit<McpHostTestHooks, 'quickInput' | 'samplingLogEntries'> & { sampling: SamplingFeature }): McpHostTestHooks {

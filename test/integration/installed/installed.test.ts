@@ -22,8 +22,8 @@ describe('installed from the .vsix', () => {
     const expected = ['api.d.ts', 'changelog.md', 'dist', 'l10n', 'license.txt', 'media', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'readme.md'];
     assert.deepEqual(files.filter((f) => !expected.includes(f.toLowerCase())), [],
       `unexpected files in the package: ${files.join(', ')}`);
-    // The activation entry and the host bundle it loads after activation (esbuild.mjs).
-    assert.deepEqual(fs.readdirSync(path.join(ext.extensionPath, 'dist')).sort(), ['extension.js', 'host.js']);
+    // The activation entry and the early and host bundles it loads after activation (esbuild.mjs).
+    assert.deepEqual(fs.readdirSync(path.join(ext.extensionPath, 'dist')).sort(), ['early.js', 'extension.js', 'host.js']);
     // English and Simplified Chinese: the manifest strings and the vscode.l10n bundle.
     assert.ok(fs.existsSync(path.join(ext.extensionPath, 'package.nls.zh-cn.json')), 'package.nls.zh-cn.json is packaged');
     assert.ok(fs.existsSync(path.join(ext.extensionPath, 'l10n', 'bundle.l10n.zh-cn.json')), 'l10n/bundle.l10n.zh-cn.json is packaged');
@@ -98,7 +98,7 @@ describe('installed from the .vsix', () => {
 
     it('the packaged bundle contains no test-hook code', () => {
       const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-      const bundles = (dir: string) => ['extension.js', 'host.js'].map(f => fs.readFileSync(path.join(dir, 'dist', f), 'utf8')).join('\n');
+      const bundles = (dir: string) => ['extension.js', 'early.js', 'host.js'].map(f => fs.readFileSync(path.join(dir, 'dist', f), 'utf8')).join('\n');
       const shipped = bundles(ext.extensionPath);
       const dev = bundles(repo);
       assert.deepEqual(HOOK_MARKERS.filter(m => !m.test(dev)).map(String), [], 'markers missing from the development bundle (update HOOK_MARKERS)');

@@ -1,0 +1,18 @@
+/**
+ * The early bundle (dist/early.js): required by the activation entry right after activate() returned,
+ * before the host bundle. It reads the servers setting as the host will (Workspace Trust included) and
+ * spawns the local servers that start without a question, using the core's own parse and resolve code
+ * (no MCP SDK in this bundle: test/unit/activationBundle.test.ts). So the servers boot while the host
+ * bundle evaluates the SDK's schemas; the host then takes each process over (core/connection/earlyProcesses.ts).
+ */
+import { EarlyProcesses, startEarlyProcesses } from './core/connection/earlyProcesses';
+import { readServers } from './vscode/config';
+import { sandboxAll } from './vscode/sandbox';
+import { variableContext } from './vscode/variables';
+import type { EarlyBundle } from './vscode/lazy/contract';
+
+export const start: EarlyBundle['start'] = () => {
+  const processes = new EarlyProcesses();
+  const ready = startEarlyProcesses(readServers().allowed, variableContext(), sandboxAll(), processes);
+  return { processes, ready };
+};
