@@ -46,15 +46,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const lazy = createLazyApi(() => load(), activationMs);
   // The servers start as soon as activation is over: the local ones that need no question at once (the
   // early bundle), so they boot while the host bundle loads the SDK; then the host, which takes them over.
-  setImmediate(() => {
-    startEarly()
-      .then(() => load())
-      .catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
-  });
+  const started = new Promise<LoadedHost>((resolve, reject) => setImmediate(() => startEarly().then(() => load()).then(resolve, reject)));
+  started.catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    // A getter, so that reading the hooks (not activation) waits for the host.
-    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => load().then(h => h.testHooks!) };
+    // A getter, so that reading the hooks (not activation) waits for the host; it waits for the host's
+    // own start after activation rather than loading it at once, so the tests see the start users get.
+    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => started.then(h => h.testHooks!) };
     return Object.freeze(Object.create(lazy.api, { testing }) as McpHostApi);
   }
   return lazy.api;
