@@ -24,6 +24,7 @@ const BENCHES = [
   ['sandbox', ['out/test/bench/sandbox.js']],
   ['flood', ['out/test/bench/flood.js']],
   ['extension', ['test/bench/extension.mjs']],
+  ['earlyStart', ['test/bench/earlyStart.mjs']],
   ['builtin', ['test/bench/builtin.mjs']],
 ];
 

@@ -7,8 +7,9 @@
 //     context between the two; servers start afterwards, in the background). Each sample is a fresh
 //     code-server + extension host.
 //  3. Evaluating each production bundle alone (`require()` with a stubbed `vscode`) in fresh Node 24
-//     processes, wall and CPU time: extension.js is what activate() waits for, host.js (the core and
-//     the MCP SDK) is required after activation; CPU time stays meaningful on a busy machine.
+//     processes, wall and CPU time: extension.js is what activate() waits for, early.js (spawns servers)
+//     and host.js (the core and the MCP SDK) are required after activation, in that order; CPU time
+//     stays meaningful on a busy machine.
 //
 //   node test/bench/extension.mjs [samples]    (default 10, or MCP_HOST_BENCH_SAMPLES)
 // Needs `npm run build && npm run build:tests` (for out/test/bench/activationEntry.js) and the test rig.
@@ -100,7 +101,7 @@ try {
   await fs.writeFile(probe, PROBE);
   const { node } = await ensureInstalled({ log: () => {} });
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  for (const [file, role] of [['extension.js', 'activation entry, activate() waits for it'], ['host.js', 'core + MCP SDK, required after activation']]) {
+  for (const [file, role] of [['extension.js', 'activation entry, activate() waits for it'], ['early.js', 'spawns the servers that need no question, required after activation'], ['host.js', 'core + MCP SDK, required after early.js']]) {
     const walls = [];
     const cpus = [];
     for (let i = 0; i < 5; i++) {

@@ -51,8 +51,9 @@ async function quietly(fn) {
 
 /**
  * Builds the bundle and packages the extension.
- * @param {{ out?: string, production?: boolean, bundle?: string, log?: (s: string) => void }} [options]
+ * @param {{ out?: string, production?: boolean, bundle?: string, omit?: string[], log?: (s: string) => void }} [options]
  *   bundle: package this already built file (e.g. dist/extension.js) instead of building one
+ *   omit: files of the package left out (a benchmark's baseline, e.g. ['dist/early.js'])
  * @returns {Promise<{ file: string, bytes: number, files: string[] }>}
  */
 export async function packageExtension(options = {}) {
@@ -82,6 +83,7 @@ export async function packageExtension(options = {}) {
       for (const map of ['early.js.map', 'host.js.map']) await fs.rm(path.join(path.dirname(bundle), map), { force: true });
     }
 
+    for (const f of options.omit ?? []) await fs.rm(path.join(stage, f));
     await fs.mkdir(path.dirname(out), { recursive: true });
     const tmpOut = `${out}.partial-${process.pid}`;
     await quietly(() => vsce.createVSIX({
