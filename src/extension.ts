@@ -28,14 +28,17 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const activateStart = performance.now();
   loaded = undefined;
   early = undefined;
-  const load = (): Promise<LoadedHost> => loaded ??= new Promise<LoadedHost>(resolve => {
+  // Whatever needs the host first (activation being over, a command, a view, a tool, the API) loads it,
+  // and every load starts the early bundle first: the local servers that need no question boot while
+  // the host bundle evaluates the SDK, then the host takes them over.
+  const load = (): Promise<LoadedHost> => loaded ??= startEarly().then(() => {
     // Synchronous from here on: between retiring the command proxies and the host registering the
     // real commands nothing else runs, so no command is ever missing.
     const bundle = require(path.join(__dirname, HOST_BUNDLE_FILE)) as HostBundle;
     contributions.retire();
     const host = bundle.start(context, contributions, activationMs, early);
     context.subscriptions.push(lazy.attach(host));
-    resolve(host);
+    return host;
   });
   const contributions = new ActivationContributions(context, () => load(), {
     [SERVERS_VIEW_ID]: { showCollapseAll: false },
@@ -44,26 +47,24 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(contributions);
   const activationMs = evaluationMs + (performance.now() - activateStart);
   const lazy = createLazyApi(() => load(), activationMs);
-  // The servers start as soon as activation is over: the local ones that need no question at once (the
-  // early bundle), so they boot while the host bundle loads the SDK; then the host, which takes them over.
-  const started = new Promise<LoadedHost>((resolve, reject) => setImmediate(() => startEarly().then(() => load()).then(resolve, reject)));
-  started.catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
+  // The servers start as soon as activation is over.
+  setImmediate(() => {
+    load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
+  });
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    // A getter, so that reading the hooks (not activation) waits for the host; it waits for the host's
-    // own start after activation rather than loading it at once, so the tests see the start users get.
-    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => started.then(h => h.testHooks!) };
+    // A getter, so that reading the hooks (not activation) waits for the host.
+    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => load().then(h => h.testHooks!) };
     return Object.freeze(Object.create(lazy.api, { testing }) as McpHostApi);
   }
   return lazy.api;
 }
 
 /**
- * Runs the early bundle, unless something already needed the host (it then starts every server itself).
- * Never fails the start: without it the host spawns the servers a few tens of milliseconds later, and says why in its log.
+ * Runs the early bundle. Never fails the start: without it the host spawns the servers a few tens of
+ * milliseconds later, and says why in its log.
  */
 async function startEarly(): Promise<void> {
-  if (loaded) return;
   try {
     const started = (require(path.join(__dirname, EARLY_BUNDLE_FILE)) as EarlyBundle).start();
     early = started;
