@@ -12,6 +12,7 @@ import type { CallToolResult, Client, RequestOptions, StandardSchemaV1, Task } f
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import { ServerError } from './errors';
 import { abortableDelay, pollDelay, TASK_STATES, TaskDeadline, TERMINAL_TASK_STATES } from './taskPolling';
+import { isRecord } from '../isRecord';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -52,16 +53,15 @@ export interface FollowOptions {
 const anyObject: StandardSchemaV1<Record<string, unknown>> = {
   '~standard': {
     version: 1, vendor: 'mcp-host',
-    validate: v => typeof v === 'object' && v !== null && !Array.isArray(v) ? { value: v as Record<string, unknown> } : { issues: [{ message: 'expected a JSON object' }] },
+    validate: v => isRecord(v) ? { value: v as Record<string, unknown> } : { issues: [{ message: 'expected a JSON object' }] },
   },
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks a task the server sent (`what`: where it came from); throws a ServerError saying what is wrong. */
 export function parseTask(server: string, raw: unknown, what: string): ExtensionTask {
   const bad = (why: string) => new ServerError(server, `${what} is not a valid task: ${why}.`);
-  if (!isObject(raw)) throw bad('not an object');
+  if (!isRecord(raw)) throw bad('not an object');
   const { taskId, status, statusMessage, pollIntervalMs, ttlMs, inputRequests, result, error } = raw;
   if (typeof taskId !== 'string' || !taskId || taskId.length > MAX_TASK_ID) throw bad('"taskId" must be a non-empty string');
   if (typeof status !== 'string' || !TASK_STATES.has(status)) throw bad(`unknown status ${JSON.stringify(status)?.slice(0, 60)}`);
@@ -69,13 +69,13 @@ export function parseTask(server: string, raw: unknown, what: string): Extension
   if (pollIntervalMs !== undefined && (typeof pollIntervalMs !== 'number' || !Number.isFinite(pollIntervalMs))) throw bad('"pollIntervalMs" must be a number');
   if (ttlMs !== undefined && ttlMs !== null && (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs))) throw bad('"ttlMs" must be a number or null');
   if (status === 'input_required') {
-    if (!isObject(inputRequests) || !Object.keys(inputRequests).length) throw bad('status "input_required" without "inputRequests"');
+    if (!isRecord(inputRequests) || !Object.keys(inputRequests).length) throw bad('status "input_required" without "inputRequests"');
     for (const [key, r] of Object.entries(inputRequests)) {
-      if (!isObject(r) || typeof r.method !== 'string' || !isObject(r.params ?? {})) throw bad(`input request ${JSON.stringify(key)} needs a "method" and "params"`);
+      if (!isRecord(r) || typeof r.method !== 'string' || !isRecord(r.params ?? {})) throw bad(`input request ${JSON.stringify(key)} needs a "method" and "params"`);
     }
   }
-  if (status === 'completed' && !isObject(result)) throw bad('status "completed" without "result"');
-  if (status === 'failed' && !isObject(error)) throw bad('status "failed" without "error"');
+  if (status === 'completed' && !isRecord(result)) throw bad('status "completed" without "result"');
+  if (status === 'failed' && !isRecord(error)) throw bad('status "failed" without "error"');
   return raw as unknown as ExtensionTask;
 }
 

@@ -3,6 +3,7 @@
  * one by one. Only what the spec allows (a flat object of primitive properties) is accepted; anything
  * else yields `{ ok: false, reason }` so the embedder can decline with that reason instead of failing.
  */
+import { isRecord } from '../isRecord';
 
 export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export const STRING_FORMATS: readonly StringFormat[] = ['email', 'uri', 'date', 'date-time'];
@@ -89,10 +90,10 @@ class Unsupported extends Error {}
 export function planForm(requestedSchema: unknown): FormPlan {
   try {
     const notes: string[] = [];
-    if (!isObject(requestedSchema)) throw new Unsupported('the requested schema is not an object');
+    if (!isRecord(requestedSchema)) throw new Unsupported('the requested schema is not an object');
     if (requestedSchema.type !== undefined && requestedSchema.type !== 'object') throw new Unsupported(`the requested schema has type "${String(requestedSchema.type)}"; only "object" is allowed`);
     const properties = requestedSchema.properties ?? {};
-    if (!isObject(properties)) throw new Unsupported('"properties" is not an object');
+    if (!isRecord(properties)) throw new Unsupported('"properties" is not an object');
     const required = requestedSchema.required ?? [];
     if (!Array.isArray(required) || !required.every(r => typeof r === 'string')) throw new Unsupported('"required" is not a list of property names');
     for (const r of required) if (!Object.hasOwn(properties, r)) throw new Unsupported(`required property "${r}" is not defined in "properties"`);
@@ -105,7 +106,7 @@ export function planForm(requestedSchema: unknown): FormPlan {
 }
 
 function planField(name: string, prop: unknown, required: boolean, notes: string[]): FormField {
-  if (!isObject(prop)) throw new Unsupported(`property "${name}" is not a schema object`);
+  if (!isRecord(prop)) throw new Unsupported(`property "${name}" is not a schema object`);
   const title = optionalString(prop, 'title', name);
   const description = optionalString(prop, 'description', name);
   const base = { name, label: title?.trim() || name, description, required, sensitive: looksSensitive(name, title, description) };
@@ -145,7 +146,7 @@ function planField(name: string, prop: unknown, required: boolean, notes: string
       return withDefault<BooleanField>({ ...base, kind: 'boolean' }, d => typeof d === 'boolean');
     case 'array': {
       const items = prop.items;
-      if (!isObject(items)) throw new Unsupported(`property "${name}" is an array without an "items" schema`);
+      if (!isRecord(items)) throw new Unsupported(`property "${name}" is an array without an "items" schema`);
       let choices: readonly Choice[];
       if (items.anyOf !== undefined) choices = titledChoices(name, items.anyOf, 'items.anyOf');
       else if (items.enum !== undefined) {
@@ -178,7 +179,7 @@ function untitledChoices(name: string, values: unknown, names: unknown): Choice[
 function titledChoices(name: string, options: unknown, where: string): Choice[] {
   if (!Array.isArray(options) || options.length === 0) throw new Unsupported(`property "${name}" has an empty or invalid "${where}"`);
   const choices = options.map(o => {
-    if (!isObject(o) || typeof o.const !== 'string') throw new Unsupported(`property "${name}" has a "${where}" entry without a string "const"`);
+    if (!isRecord(o) || typeof o.const !== 'string') throw new Unsupported(`property "${name}" has a "${where}" entry without a string "const"`);
     return { value: o.const, label: typeof o.title === 'string' && o.title ? o.title : o.const };
   });
   if (new Set(choices.map(c => c.value)).size !== choices.length) throw new Unsupported(`property "${name}" lists a choice twice`);
@@ -205,9 +206,6 @@ function optionalCount(o: Record<string, unknown>, key: string, name: string): n
   return v;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 // ---- constraint checks shared with validate.ts (here so defaults can be checked while planning) ----
 

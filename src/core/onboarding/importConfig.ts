@@ -13,6 +13,7 @@ import { parseServers } from '../config/parse';
 import { parseJsonc } from './jsonc';
 import { type InputDefinition, readInputList, referencedInputs, renameInput, sameInput, type SecretValue } from './inputs';
 import { inputIdFor, isHarmlessValue, isSecretEntry, isSecretName, looksLikeToken, splitCredential, uniqueId } from './secrets';
+import { isRecord } from '../isRecord';
 
 export type ConfigFormat = 'mcpServers' | 'servers' | 'vscodeSettings' | 'mcpHostSettings';
 
@@ -80,11 +81,11 @@ export function convertConfigText(text: string, options: ConvertOptions = {}): C
 
 /** Finds the servers (and inputs) in a parsed configuration file of any supported format. */
 export function locateServers(value: unknown): { format: ConfigFormat; servers: Record<string, unknown>; inputs: unknown } | undefined {
-  if (!isObject(value)) return undefined;
-  if (isObject(value.mcpServers)) return { format: 'mcpServers', servers: value.mcpServers, inputs: value.inputs };
-  if (isObject(value.servers)) return { format: 'servers', servers: value.servers, inputs: value.inputs };
-  if (isObject(value.mcp) && isObject(value.mcp.servers)) return { format: 'vscodeSettings', servers: value.mcp.servers, inputs: value.mcp.inputs };
-  if (isObject(value['mcpHost.servers'])) return { format: 'mcpHostSettings', servers: value['mcpHost.servers'], inputs: value['mcpHost.inputs'] };
+  if (!isRecord(value)) return undefined;
+  if (isRecord(value.mcpServers)) return { format: 'mcpServers', servers: value.mcpServers, inputs: value.inputs };
+  if (isRecord(value.servers)) return { format: 'servers', servers: value.servers, inputs: value.inputs };
+  if (isRecord(value.mcp) && isRecord(value.mcp.servers)) return { format: 'vscodeSettings', servers: value.mcp.servers, inputs: value.mcp.inputs };
+  if (isRecord(value['mcpHost.servers'])) return { format: 'mcpHostSettings', servers: value['mcpHost.servers'], inputs: value['mcpHost.inputs'] };
   return undefined;
 }
 
@@ -156,7 +157,7 @@ interface Draft {
 }
 
 function convertOne(name: string, raw: unknown, source: string, taken: Set<string>): Draft | { reason: SkipReason } {
-  if (!isObject(raw)) return { reason: { kind: 'notAnObject' } };
+  if (!isRecord(raw)) return { reason: { kind: 'notAnObject' } };
   const v: Record<string, unknown> = { ...raw };
   const notes: ConversionNote[] = [];
   for (const [from, to] of [['serverUrl', 'url'], ['transport', 'type'], ['transportType', 'type']] as const) {
@@ -193,14 +194,14 @@ function convertOne(name: string, raw: unknown, source: string, taken: Set<strin
     return `\${input:${id}}`;
   };
 
-  if (isObject(declaration.env)) {
+  if (isRecord(declaration.env)) {
     const env: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(declaration.env)) {
       env[k] = typeof val === 'string' && isSecretEntry(k, val) ? hide(`env.${k}`, k, val) : val;
     }
     declaration.env = env;
   }
-  if (isObject(declaration.headers)) {
+  if (isRecord(declaration.headers)) {
     const headers: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(declaration.headers)) {
       if (typeof val !== 'string' || !isSecretEntry(k, val) && !splitCredential(val).prefix) { headers[k] = val; continue; }
@@ -246,10 +247,7 @@ function cleanInput(def: { id: string; [key: string]: unknown }): InputDefinitio
     ...(typeof def.description === 'string' ? { description: def.description } : {}),
     ...(def.password === true ? { password: true } : {}),
     ...(typeof def.default === 'string' ? { default: def.default } : {}),
-    ...(Array.isArray(def.options) ? { options: def.options.map(o => typeof o === 'string' ? o : isObject(o) && typeof o.value === 'string' ? o.value : String(o)) } : {}),
+    ...(Array.isArray(def.options) ? { options: def.options.map(o => typeof o === 'string' ? o : isRecord(o) && typeof o.value === 'string' ? o.value : String(o)) } : {}),
   };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}

@@ -16,6 +16,7 @@
 import type { ContentBlock, CreateMessageResult, CreateMessageResultWithTools, SamplingMessageContentBlock, Tool } from '@modelcontextprotocol/client';
 import type { ModelInfo } from './modelChoice';
 import { blocksOf, type CreateMessageParams } from './validate';
+import { isRecord } from '../isRecord';
 
 export type ChatPart =
   | { readonly kind: 'text'; readonly text: string }
@@ -161,8 +162,4 @@ export class ResponseAccumulator {
     for (const c of calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
     return { role: 'assistant', model, stopReason, content };
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
