@@ -80,11 +80,15 @@ export function describeDeclaration(declaration: unknown): string {
  */
 export async function waitForStart(host: McpHost, reload: () => Promise<unknown>, name: string, timeoutMs = 120_000): Promise<{ state: ServerState; message?: string } | undefined> {
   await reload();
-  const deadline = Date.now() + timeoutMs;
-  let conn = host.get(name);
-  while (conn?.state === 'starting' && Date.now() < deadline) {
-    await new Promise(resolve => setTimeout(resolve, 200));
-    conn = host.get(name);
+  const conn = host.get(name);
+  if (conn?.state === 'starting') {
+    // The first state it leaves `starting` for (or the time limit), told by the connection itself.
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(done, timeoutMs);
+      const listener = conn.onDidChangeState(e => { if (e.state !== 'starting') done(); });
+      function done() { clearTimeout(timer); listener.dispose(); resolve(); }
+    });
   }
-  return conn && { state: conn.state, message: conn.message };
+  const now = host.get(name) ?? conn;
+  return now && { state: now.state, message: now.message };
 }
