@@ -39,6 +39,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     const host = bundle.start(context, contributions, activationMs, early);
     context.subscriptions.push(lazy.attach(host));
     return host;
+  }).catch((e: unknown) => {
+    // No host will take them: the servers started early would run until the window closes.
+    void releaseEarly();
+    throw e;
   });
   const contributions = new ActivationContributions(context, () => load(), {
     [SERVERS_VIEW_ID]: { showCollapseAll: false },
@@ -74,13 +78,17 @@ async function startEarly(): Promise<void> {
   }
 }
 
+/** Stops what the early bundle started and no server took over. */
+function releaseEarly(): Promise<void> {
+  return early && 'processes' in early ? early.processes.release() : Promise.resolve();
+}
+
 /** Stops every server and waits for their process trees to exit (VS Code awaits this promise). */
 export async function deactivate(): Promise<void> {
   const host = await loaded?.catch(() => undefined);
   loaded = undefined;
-  const started = early;
+  await Promise.all([host?.shutdown(), releaseEarly()]);
   early = undefined;
-  await Promise.all([host?.shutdown(), started && 'processes' in started ? started.processes.release() : undefined]);
 }
 
 // Last statement of the bundle (this entry is evaluated after everything it imports): evaluation ends here.

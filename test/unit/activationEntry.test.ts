@@ -66,6 +66,7 @@ function fakeVscode() {
 const FAKE_HOST = `
 const vscode = require('vscode');
 exports.start = (context, late, activationMs, early) => {
+  if (globalThis.__hostThrows) throw new Error('host bundle broken');
   globalThis.__hostStarts = (globalThis.__hostStarts ?? 0) + 1;
   globalThis.__order?.push('host');
   globalThis.__hostEarly = early;
@@ -104,7 +105,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
   let entry: { activate(context: unknown): Record<string, unknown>; deactivate(): Promise<void> };
   const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown });
   const original = load._load;
-  const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean; __order?: string[]; __early?: { releases: number }; __hostEarly?: unknown; __earlyThrows?: boolean };
+  const g = globalThis as { __hostStarts?: number; __hostStopped?: boolean; __order?: string[]; __early?: { releases: number }; __hostEarly?: unknown; __earlyThrows?: boolean; __hostThrows?: boolean };
   let evaluationSpan = 0;
 
   before(() => {
@@ -122,7 +123,7 @@ describe('activation entry (contributions before the host bundle loads)', functi
   after(() => {
     load._load = original;
     fs.rmSync(dir, { recursive: true, force: true });
-    for (const k of ['__hostStarts', '__hostStopped', '__order', '__early', '__hostEarly', '__earlyThrows'] as const) delete g[k];
+    for (const k of ['__hostStarts', '__hostStopped', '__order', '__early', '__hostEarly', '__earlyThrows', '__hostThrows'] as const) delete g[k];
   });
 
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[]; languageModelTools: { name: string }[] } };
@@ -174,6 +175,17 @@ describe('activation entry (contributions before the host bundle loads)', functi
       assert.deepEqual(fake.errors, [], 'the user is not bothered: the host starts the servers itself');
       await entry.deactivate();
     } finally { delete g.__earlyThrows; }
+  });
+
+  it('stops the servers started early when the host bundle fails to load, and says why', async () => {
+    g.__hostThrows = true;
+    try {
+      activate();
+      await waitFor(() => fake.errors.length > 0, 'the error message');
+      assert.deepEqual(fake.errors, ['MCP Host could not start: host bundle broken']);
+      await waitFor(() => g.__early?.releases === 1, 'the early processes to be released');
+      await entry.deactivate();
+    } finally { delete g.__hostThrows; }
   });
 
   // Each arrives first, right after activate() returned, before the host bundle was required.
