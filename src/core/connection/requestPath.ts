@@ -54,14 +54,23 @@ export interface RequestTarget {
   unreachable(client: Client, err: unknown): void;
 }
 
+/** Per connection, the options of its calls that bring no signal or progress of their own (most of them). */
+const plainOptions = new WeakMap<RequestTarget, RequestOptions>();
+
+/**
+ * The SDK's options for one request. A call without a signal or progress handler gets the connection's
+ * shared object while the timeouts stay what they were (the SDK only reads it): 1,000 calls in flight
+ * then allocate none of them.
+ */
 export function requestOptions(target: RequestTarget, opts: CallOptions): RequestOptions {
-  return {
-    signal: opts.signal,
-    onprogress: opts.onprogress,
-    timeout: opts.timeoutMs ?? target.defaultTimeoutMs(),
-    resetTimeoutOnProgress: true,
-    maxTotalTimeout: target.maxTotalTimeoutMs(),
-  };
+  const timeout = opts.timeoutMs ?? target.defaultTimeoutMs();
+  const maxTotalTimeout = target.maxTotalTimeoutMs();
+  if (opts.signal || opts.onprogress) return { signal: opts.signal, onprogress: opts.onprogress, timeout, resetTimeoutOnProgress: true, maxTotalTimeout };
+  const shared = plainOptions.get(target);
+  if (shared?.timeout === timeout && shared.maxTotalTimeout === maxTotalTimeout) return shared;
+  const fresh: RequestOptions = Object.freeze({ timeout, resetTimeoutOnProgress: true, maxTotalTimeout });
+  plainOptions.set(target, fresh);
+  return fresh;
 }
 
 /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */

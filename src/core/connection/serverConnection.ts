@@ -97,8 +97,8 @@ export class ServerConnection extends Disposable {
   private readonly restartPolicy: RestartPolicy;
   private readonly validators: OutputValidators;
   private toolsByName = new Map<string, Tool>();
-  /** Listed tool → the definition handed to the SDK's callTool (see {@link withoutOutputSchema}). */
-  private sdkDefinitions = new WeakMap<Tool, Tool>();
+  /** Listed tool → the options handed to the SDK's callTool with its definition (see {@link toolCallOptions}). */
+  private sdkDefinitions = new WeakMap<Tool, { readonly ro: RequestOptions; readonly options: RequestOptions & { toolDefinition?: Tool } }>();
   private _transportKind?: 'stdio' | 'http' | 'sse';
   private _protocolVersion?: string;
   /** Change notifications of a 2026-07-28 connection (`subscriptions/listen`); undefined on 2025-era ones. */
@@ -336,7 +336,7 @@ export class ServerConnection extends Disposable {
     // Through the SDK's callTool, which mirrors `x-mcp-header` parameters into Mcp-Param-* headers
     // (2026-07-28 over HTTP) and validates the result against the era's schema; the output schema
     // is checked below, by our validators only (the definition we hand the SDK has none).
-    const send = (client: Client, ro: RequestOptions) => client.callTool({ name, arguments: args }, tool ? { ...ro, toolDefinition: this.withoutOutputSchema(tool) } : ro);
+    const send = (client: Client, ro: RequestOptions) => client.callTool({ name, arguments: args }, tool ? this.toolCallOptions(tool, ro) : ro);
     const call = this.transport?.tasks.active
       // 2026-07-28: the server decides whether a call becomes a task (tasks extension), for any tool.
       ? callToolOrTask(this.requests, e => this.transport?.tasks.take(e), opts, send)
@@ -351,11 +351,16 @@ export class ServerConnection extends Disposable {
     });
   }
 
-  /** The tool as the SDK's callTool gets it: without `outputSchema`, made once per listed tool, not per call. */
-  private withoutOutputSchema(tool: Tool): Tool {
-    let stripped = this.sdkDefinitions.get(tool);
-    if (!stripped) this.sdkDefinitions.set(tool, stripped = { ...tool, outputSchema: undefined });
-    return stripped;
+  /**
+   * The SDK's options for a call of `tool`: `ro` with the tool's definition without `outputSchema`, made once
+   * per listed tool and request options (shared while the call brings no signal or progress), not per call.
+   */
+  private toolCallOptions(tool: Tool, ro: RequestOptions): RequestOptions {
+    const made = this.sdkDefinitions.get(tool);
+    if (made?.ro === ro) return made.options;
+    const options = { ...ro, toolDefinition: made?.options.toolDefinition ?? { ...tool, outputSchema: undefined } };
+    this.sdkDefinitions.set(tool, { ro, options });
+    return options;
   }
 
   private supportsToolTasks(): boolean {
