@@ -6,7 +6,8 @@
  *  1. callTool round trip, sequential: McpHost vs the raw `Client` over the SAME transport (the
  *     host's StdioTransport), plus a row with the client package's own StdioClientTransport (what an
  *     extension author would get). 10 runs of 200 calls per path, interleaved so they share the
- *     machine's noise; the ratio is of the medians of the runs' medians, p99 over every call.
+ *     machine's noise, each run with fresh server processes; the ratio is of the medians of the runs'
+ *     medians, p99 over every call.
  *  2. 1,000 calls in flight at once across 3 servers: wall time host / raw, every answer checked
  *     against its request (lost = rejected or answered with another call's text). 10 runs each.
  *  3. 20 stdio servers started concurrently: until every one is ready (initialized, catalogs listed),
@@ -57,7 +58,8 @@ const textOf = (r: CallToolResult) => r.content.map(c => (c.type === 'text' ? c.
 /** The SDK's own callTool, as an extension author calls it: the same decoding and validation the host's call gets. */
 const rawCall = (c: Client, text: string) => c.callTool({ name: 'echo', arguments: { text } });
 
-async function sequential(): Promise<void> {
+/** Fresh server processes for each path: the host's connection, the raw client on the host's transport, and on the SDK's. */
+async function sequentialPaths() {
   const host = new McpHost({ ports });
   await host.apply({ bench: declaration });
   const conn = host.require('bench');
@@ -68,15 +70,22 @@ async function sequential(): Promise<void> {
     same: text => rawCall(same, text),
     sdk: text => rawCall(sdk, text),
   };
-  const names = Object.keys(paths) as (keyof typeof paths)[];
-  // Warm up every path (JIT, the SDK's schemas).
-  for (let i = 0; i < 200; i++) for (const n of names) await paths[n]('warm');
+  return { paths, close: () => Promise.all([same.close(), sdk.close(), host.shutdown()]) };
+}
+
+async function sequential(): Promise<void> {
+  const names = ['host', 'same', 'sdk'] as const;
   const all = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   const runMedians = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   const failures = { host: 0, same: 0, sdk: 0 };
   // This process's CPU per call: what the host adds, free of the waiting that a loaded machine inflates.
   const cpuPerCall = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
   for (let r = 0; r < RUNS; r++) {
+    // Each run has its own server processes: where the OS places a path's server (core, cache) biases
+    // that path for as long as the process lives, so one set for all runs shifted whole runs by ±10 %.
+    const { paths, close } = await sequentialPaths();
+    // Warm up every path (JIT, the SDK's schemas).
+    for (let i = 0; i < 50; i++) for (const n of names) await paths[n]('warm');
     const times = { host: [] as number[], same: [] as number[], sdk: [] as number[] };
     const cpu = { host: 0, same: 0, sdk: 0 };
     for (let i = 0; i < 200; i++) {
@@ -100,9 +109,10 @@ async function sequential(): Promise<void> {
       all[n].push(...times[n]);
       runMedians[n].push(median(times[n]));
     }
+    await close();
   }
-  const row = (n: keyof typeof paths) => `median ${median(runMedians[n]).toFixed(3)} ms (runs ${spread(runMedians[n], 3)}), p99 ${percentile(all[n], 0.99).toFixed(3)} ms, CPU ${median(cpuPerCall[n]).toFixed(3)} ms/call, ${failures[n]} failed`;
-  console.log('\ncallTool, sequential (10 runs × 200 calls per path, interleaved call by call)');
+  const row = (n: typeof names[number]) => `median ${median(runMedians[n]).toFixed(3)} ms (runs ${spread(runMedians[n], 3)}), p99 ${percentile(all[n], 0.99).toFixed(3)} ms, CPU ${median(cpuPerCall[n]).toFixed(3)} ms/call, ${failures[n]} failed`;
+  console.log(`\ncallTool, sequential (${RUNS} runs × 200 calls per path, interleaved call by call, fresh server processes per run)`);
   console.log(`  raw 2.x Client, host's StdioTransport:    ${row('same')}`);
   console.log(`  raw 2.x Client, its StdioClientTransport: ${row('sdk')}`);
   console.log(`  McpHost:                                  ${row('host')}`);
@@ -117,7 +127,6 @@ async function sequential(): Promise<void> {
   record({ name: 'callTool.sequential.median', value: h50, unit: 'ms', baseline: s50, target: '≤ 1.05', samples, failures: failures.host + failures.same, note: `host runs ${spread(runMedians.host, 3)}, raw ${spread(runMedians.same, 3)} ms` });
   record({ name: 'callTool.sequential.p99', value: h99, unit: 'ms', baseline: s99, target: '≤ 1.2', samples, failures: failures.host + failures.same });
   record({ name: 'callTool.sequential.median.vsSdkStdioClientTransport', value: h50, unit: 'ms', baseline: k50, target: 'report', samples, failures: failures.host + failures.sdk });
-  await Promise.all([same.close(), sdk.close(), host.shutdown()]);
 }
 
 async function concurrent(): Promise<void> {
