@@ -34,10 +34,18 @@ export function pickPrompt(host: McpHost, options: { server?: string; filter?: s
     qp.matchOnDetail = true;
     qp.ignoreFocusOut = false;
     let done = false;
+    let shown: string | undefined;
     const update = () => {
-      const active = qp.activeItems[0]?.owned;
-      qp.items = items(list(), host);
       qp.busy = starting();
+      // Any server's state change calls this; the rows are replaced only when the prompts changed. Replacing
+      // them resets the row the user is on (the workbench applies an explicit active row a frame later, and
+      // what this side knows of it may already be stale), so Enter right after typing could select nothing.
+      const prompts = list();
+      const now = JSON.stringify(prompts.map(p => [p.server, host.get(p.server)?.serverInfo?.title, p.item]));
+      if (now === shown) return;
+      shown = now;
+      const active = qp.activeItems[0]?.owned;
+      qp.items = items(prompts, host);
       qp.placeholder = qp.items.length ? vscode.l10n.t('Select a prompt to run') : vscode.l10n.t('Waiting for MCP servers to start…');
       const again = active && qp.items.find(i => i.owned?.server === active.server && i.owned.item.name === active.item.name);
       if (again) qp.activeItems = [again];
