@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
-import { EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyStartup, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
+import { EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyOutcome, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
 import { ActivationContributions } from './vscode/lazy/lateContributions';
 import { createLazyApi } from './vscode/lazy/lazyApi';
 import type { McpHostTestHooks } from './vscode/testing/testHooks';
@@ -22,7 +22,7 @@ declare const __mcpHostLoadStart: number | undefined;
 const loadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : performance.now();
 
 let loaded: Promise<LoadedHost> | undefined;
-let early: EarlyStartup | { error: string } | undefined;
+let early: EarlyOutcome | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHostApi {
   const activateStart = performance.now();

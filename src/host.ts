@@ -42,6 +42,7 @@ declare const __mcpHostLoadStart: number | undefined;
 const hostLoadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : undefined;
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
+  const earlyProcesses = early && 'processes' in early ? early.processes : undefined;
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();
   const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
@@ -53,7 +54,7 @@ export const start: HostBundle['start'] = (context, late, activationMs, early): 
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
-    earlyProcesses: early && 'processes' in early ? early.processes : undefined,
+    earlyProcesses,
   });
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
@@ -93,14 +94,13 @@ export const start: HostBundle['start'] = (context, late, activationMs, early): 
     new ToolRunner(c.host, invoker),
   );
   // Each server took its early process when it started; what none took (the settings changed meanwhile) is stopped.
-  const releaseEarly = () => early && 'processes' in early ? early.processes.release() : Promise.resolve();
-  void c.reload().finally(releaseEarly);
+  void c.reload().finally(() => earlyProcesses?.release());
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
   const testHooks = typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD
     ? createTestHooks({
       host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps,
-      startup: { hostLoadStart, early: early && 'processes' in early ? early.processes.started : undefined },
+      startup: { hostLoadStart, early: earlyProcesses?.started },
     })
     : undefined;
   return {
@@ -109,7 +109,7 @@ export const start: HostBundle['start'] = (context, late, activationMs, early): 
     async shutdown() {
       const stopping = controller;
       controller = undefined;
-      await Promise.all([stopping?.host.shutdown(), releaseEarly()]);
+      if (stopping) await stopping.host.shutdown();
     },
   };
 };

@@ -18,18 +18,12 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageExtension } from '../rig/package.mjs';
 import { runIntegration } from '../rig/runIntegration.mjs';
+import { median as med, percentile as pct, record } from './record.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const runs = Number(process.argv[2] ?? process.env.MCP_HOST_BENCH_RUNS ?? 3);
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-bench-builtin-'));
 
-/** Appends a figure for test/bench/all.mjs (the shape of test/bench/figures.ts). */
-async function record(figure) {
-  const full = { ...figure, ...(figure.baseline ? { ratio: figure.value / figure.baseline } : {}) };
-  if (process.env.MCP_HOST_BENCH_FIGURES) await fs.appendFile(process.env.MCP_HOST_BENCH_FIGURES, JSON.stringify(full) + '\n');
-}
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-const med = (xs) => pct(xs, 0.5);
 const ms = (x) => `${x.toFixed(2)} ms`;
 const spread = (xs, f = (x) => x.toFixed(2)) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
 

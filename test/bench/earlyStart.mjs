@@ -16,17 +16,12 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packageExtension } from '../rig/package.mjs';
 import { runIntegration } from '../rig/runIntegration.mjs';
+import { median as med, record } from './record.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const samples = Number(process.argv[2] ?? process.env.MCP_HOST_BENCH_SAMPLES ?? 6);
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-bench-early-'));
 
-/** Appends a figure for test/bench/all.mjs (the shape of test/bench/figures.ts). */
-async function record(figure) {
-  const full = { ...figure, ...(figure.baseline ? { ratio: figure.value / figure.baseline } : {}) };
-  if (process.env.MCP_HOST_BENCH_FIGURES) await fs.appendFile(process.env.MCP_HOST_BENCH_FIGURES, JSON.stringify(full) + '\n');
-}
-const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spread = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} ms`;
 
 try {

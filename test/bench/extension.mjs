@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { packageExtension } from '../rig/package.mjs';
 import { ensureInstalled } from '../rig/install.mjs';
 import { runIntegration } from '../rig/runIntegration.mjs';
+import { median as med, record } from './record.mjs';
 
 // Loads the bundle with a `vscode` stand-in that answers every property (the bundle only touches
 // vscode inside activate() and class bodies, apart from __toESM copying its prototype).
@@ -42,11 +43,6 @@ const wallMs = performance.now() - t0;
 const c = process.cpuUsage(c0);
 process.stdout.write(JSON.stringify({ wallMs, cpuMs: (c.user + c.system) / 1000 }));
 `;
-
-/** Appends a figure for test/bench/all.mjs (the shape of test/bench/figures.ts). */
-async function record(figure) {
-  if (process.env.MCP_HOST_BENCH_FIGURES) await fs.appendFile(process.env.MCP_HOST_BENCH_FIGURES, JSON.stringify(figure) + '\n');
-}
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const samples = Number(process.argv[2] ?? process.env.MCP_HOST_BENCH_SAMPLES ?? 10);
@@ -100,7 +96,6 @@ try {
   const probe = path.join(tmp, 'probe.cjs');
   await fs.writeFile(probe, PROBE);
   const { node } = await ensureInstalled({ log: () => {} });
-  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const [file, role] of [['extension.js', 'activation entry, activate() waits for it'], ['early.js', 'spawns the servers that need no question, required after activation'], ['host.js', 'core + MCP SDK, required after early.js']]) {
     const walls = [];
     const cpus = [];

@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { parseServers } from '../config/parse';
 import { resolveDeclaration } from '../config/resolve';
 import type { ServerDeclaration, VariableContext } from '../config/types';
+import { wantsSandbox } from '../sandbox/launch';
 import { terminateTree } from './processTree';
 import { launchKey, spawnStdio, type StdioLaunch } from './stdioSpawn';
 
@@ -80,7 +81,7 @@ export class EarlyProcesses {
  * `${input:…}` values are not asked for at all (resolving such a declaration fails and it is left to the host).
  */
 export function startsEarly(decl: ServerDeclaration, sandboxAll: boolean): boolean {
-  return decl.type === 'stdio' && !decl.disabled && !sandboxAll && decl.sandbox === undefined && decl.dev === undefined && decl.envFile === undefined;
+  return decl.type === 'stdio' && !decl.disabled && !wantsSandbox(decl, { sandboxAll: () => sandboxAll }) && decl.dev === undefined && decl.envFile === undefined;
 }
 
 /**

@@ -127,3 +127,6 @@ export function toServerError(server: string, method: string, err: unknown, clos
   const msg = err instanceof Error ? err.message : String(err);
   return new ServerError(server, `${method} failed: ${msg}`, undefined, { cause: err });
 }
+
+/** An error's message, or whatever was thrown as text. */
+export function errorText(e: unknown): string { return e instanceof Error ? e.message : String(e); }

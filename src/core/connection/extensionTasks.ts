@@ -10,7 +10,7 @@
  */
 import type { CallToolResult, Client, RequestOptions, StandardSchemaV1, Task } from '@modelcontextprotocol/client';
 import { specTypeSchemas } from '@modelcontextprotocol/client';
-import { ServerError } from './errors';
+import { errorText, ServerError } from './errors';
 import { abortableDelay, pollDelay, TASK_STATES, TaskDeadline, TERMINAL_TASK_STATES } from './taskPolling';
 import { isRecord } from '../isRecord';
 
@@ -57,7 +57,6 @@ const anyObject: StandardSchemaV1<Record<string, unknown>> = {
   },
 };
 
-
 /** Checks a task the server sent (`what`: where it came from); throws a ServerError saying what is wrong. */
 export function parseTask(server: string, raw: unknown, what: string): ExtensionTask {
   const bad = (why: string) => new ServerError(server, `${what} is not a valid task: ${why}.`);
@@ -103,7 +102,7 @@ export async function followToolTask(follower: TaskFollower, client: Client, cre
   const cancel = () => {
     if (cancelSent) return;
     cancelSent = true;
-    client.request({ method: 'tasks/cancel', params: { taskId } }, anyObject).catch(e => follower.logger.debug(`tasks/cancel failed: ${e instanceof Error ? e.message : String(e)}`));
+    client.request({ method: 'tasks/cancel', params: { taskId } }, anyObject).catch(e => follower.logger.debug(`tasks/cancel failed: ${errorText(e)}`));
   };
   opts.signal?.addEventListener('abort', cancel, { once: true });
   const answered = new Set<string>();

@@ -6,7 +6,7 @@
  */
 import type { Client, McpSubscription, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
-import { errorText } from './requestPath';
+import { errorText } from './errors';
 
 export class ListenSubscriptions {
   private readonly uris = new Set<string>();

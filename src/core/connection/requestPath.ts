@@ -7,7 +7,7 @@ import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprot
 import { specTypeSchemas, type CallToolResult, type Progress, type Task } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 import { findAuthorizationPending } from '../auth';
-import { describeNetworkError, ServerError, toServerError } from './errors';
+import { describeNetworkError, errorText, ServerError, toServerError } from './errors';
 import { followToolTask, type TaskFollower } from './extensionTasks';
 import { abortableDelay, pollDelay, TaskDeadline, TERMINAL_TASK_STATES } from './taskPolling';
 
@@ -197,4 +197,3 @@ function cancelledOr(err: unknown, opts: CallOptions): unknown {
   return opts.signal?.aborted ? Object.assign(new Error('aborted', { cause: err }), { name: 'AbortError' }) : err;
 }
 
-export function errorText(e: unknown): string { return e instanceof Error ? e.message : String(e); }

@@ -20,7 +20,7 @@ import { listMethod, ServerCatalog, type CatalogKind } from '../catalog/serverCa
 import { plainText } from '../text/plainText';
 import { OutputValidators } from '../catalog/outputValidators';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
-import { CONNECTION_CLOSED, describeExit, describeNetworkError, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
+import { CONNECTION_CLOSED, describeExit, describeNetworkError, errorText, formatDuration, REQUEST_TIMEOUT, summarizeRefusal, ServerError, toServerError } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { createHttpTransport, createStdioTransport } from './transports';
 import { LaunchError, StdioTransport, type StdioLaunch } from './stdioTransport';
@@ -28,9 +28,10 @@ import type { StartedProcess } from './earlyProcesses';
 import { TracingTransport } from './tracingTransport';
 import { rootPaths, sandboxLaunch, SandboxUnavailableError } from '../sandbox';
 import { listenForInspector, withInspector, type InspectorPick } from '../dev/inspector';
-import { callToolAsTask, callToolOrTask, errorText, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
+import { callToolAsTask, callToolOrTask, sendRequest, sendWith, withAuthRetry, type CallOptions, type RequestTarget, type ResultSchema, type ToolCallOptions } from './requestPath';
 import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import type { TaskFollower } from './extensionTasks';
+import { abortError } from './taskPolling';
 import { asStdioTransport, versionNegotiation } from './era';
 import { ListenSubscriptions } from './listenSubscriptions';
 import { ServerRoots } from './serverRoots';
@@ -809,7 +810,6 @@ export class ServerConnection extends Disposable {
   }
 }
 
-function abortError(): Error { return Object.assign(new Error('aborted'), { name: 'AbortError' }); }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;

@@ -47,9 +47,6 @@ export class StdioTransport implements Transport {
     private readonly adopt?: () => StartedProcess | undefined,
   ) {}
 
-  /** The process was started before this transport existed (handed over by `adopt`). */
-  adopted = false;
-
   get pid(): number | undefined { return this.child?.pid; }
 
   start(): Promise<void> {
@@ -65,15 +62,14 @@ export class StdioTransport implements Transport {
         this.onerror?.(err);
         return;
       }
-      this.adopted = started !== undefined;
       this.child = child;
       child.once('error', err => {
         const e = describeSpawnError(err as NodeJS.ErrnoException, this.launch);
         reject(e);
         this.onerror?.(e);
       });
-      // An adopted process has already spawned (earlyProcesses.ts hands over no other).
-      if (started) resolve();
+      // A process handed over may have emitted 'spawn' already.
+      if (started?.spawned) resolve();
       else child.once('spawn', () => resolve());
       child.once('exit', () => {
         // A crash (kill -9, out of memory) leaves the rest of the group running, reparented to

@@ -42,4 +42,5 @@ export function abortableDelay(ms: number, signal: AbortSignal | undefined): Pro
   });
 }
 
-function abortError(): Error { return Object.assign(new Error('aborted'), { name: 'AbortError' }); }
+/** The error of a wait or call the caller aborted (named as the DOM's, which the SDK and fetch use too). */
+export function abortError(): Error { return Object.assign(new Error('aborted'), { name: 'AbortError' }); }

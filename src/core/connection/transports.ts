@@ -9,8 +9,10 @@ import type { StartedProcess } from './earlyProcesses';
 import { defaultServerLimits, limitedFetch, type ServerLimits } from '../budgets';
 import { describeOversized } from '../budgets/oversized';
 
-/** `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited). */
-/** `adopt` hands over a process already started for this launch (see StdioTransport). */
+/**
+ * `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited).
+ * `adopt` hands over a process already started for this launch (see StdioTransport).
+ */
 export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[], limits: ServerLimits = defaultServerLimits, adopt?: (launch: StdioLaunch) => StartedProcess | undefined): StdioTransport {
   const stdio: StdioLaunch = { command: launch.command, args: launch.args, env: { ...launch.env }, cwd: launch.cwd };
   const t = new StdioTransport(stdio, limits, adopt && (() => adopt(stdio)));

@@ -206,7 +206,6 @@ function optionalCount(o: Record<string, unknown>, key: string, name: string): n
   return v;
 }
 
-
 // ---- constraint checks shared with validate.ts (here so defaults can be checked while planning) ----
 
 /** Length in characters (Unicode code points), as JSON Schema counts `minLength`/`maxLength`. */

@@ -250,4 +250,3 @@ function cleanInput(def: { id: string; [key: string]: unknown }): InputDefinitio
     ...(Array.isArray(def.options) ? { options: def.options.map(o => typeof o === 'string' ? o : isRecord(o) && typeof o.value === 'string' ? o.value : String(o)) } : {}),
   };
 }
-

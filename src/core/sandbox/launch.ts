@@ -32,7 +32,7 @@ export interface SandboxedLaunch {
 }
 
 /** Whether the declaration or the embedder's setting asks for a sandbox. */
-export function wantsSandbox(decl: StdioDeclaration, port: SandboxPort | undefined): boolean {
+export function wantsSandbox(decl: StdioDeclaration, port: Pick<SandboxPort, 'sandboxAll'> | undefined): boolean {
   return decl.sandbox !== undefined || (port?.sandboxAll() ?? false);
 }
 

@@ -30,6 +30,9 @@ export interface EarlyBundle {
   start(): EarlyStartup;
 }
 
+/** What the host gets of the early start: the processes, or why the early bundle could not run. */
+export type EarlyOutcome = EarlyStartup | { readonly error: string };
+
 /** What the activation entry registered before the host loaded; the host bundle supplies the implementations. */
 export interface LateContributions {
   /** The view created at activation (showing "starting" until now); `provider` gives its data from now on. */
@@ -51,6 +54,9 @@ export interface LoadedHost {
 
 /** The host bundle's exports. */
 export interface HostBundle {
-  /** `early`: what the early bundle started, or why it could not run (the host then starts every server itself). */
-  start(context: vscode.ExtensionContext, late: LateContributions, activationMs: number, early: EarlyStartup | { error: string } | undefined): LoadedHost;
+  /**
+   * `early`: what the early bundle started, or why it could not run (the host then starts every server
+   * itself). The activation entry stops what no server took when the host goes (deactivate, a failed load).
+   */
+  start(context: vscode.ExtensionContext, late: LateContributions, activationMs: number, early: EarlyOutcome | undefined): LoadedHost;
 }
