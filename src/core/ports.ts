@@ -9,12 +9,9 @@ import type { VariableContext } from './config/types';
 import type { AuthPort } from './auth/types';
 import type { SandboxPort } from './sandbox/types';
 import type { EarlyProcesses } from './connection/earlyProcesses';
+import type { ServerRef } from './serverRef';
 
-/** Identifies the server a request comes from, for consent UIs ("server X asks …"). */
-export interface ServerRef {
-  readonly name: string;
-  readonly title?: string;
-}
+export type { ServerRef } from './serverRef';
 
 export interface RootsPort {
   /** Roots offered to `server` (workspace folders + user roots). */

@@ -5,7 +5,7 @@
  * and receives the redirect, and client settings.
  */
 import type { OAuthClientMetadata } from '@modelcontextprotocol/client';
-import type { ServerRef } from '../ports';
+import type { ServerRef } from '../serverRef';
 
 /**
  * Secret key/value storage (`vscode.SecretStorage` fits as is). Tokens, client registrations and

@@ -10,18 +10,9 @@ import {
   buildServer, isPackageSpec, isSecretName, isValidServerName, looksLikeToken, splitCommandLine, suggestServerName,
   type AddServerAnswers, type Entry,
 } from '../../core/onboarding';
-import type { HostController } from '../hostController';
-import type { InputStore } from '../inputs';
-import type { ServerLogs } from '../logs';
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
-import { declareAndStart } from './declareAndStart';
+import { declareAndStart, type OnboardingContext } from './declareAndStart';
 import { declaredInputs, declaredServers, hasWorkspace, type Target } from './settingsWriter';
-
-export interface OnboardingContext {
-  readonly controller: HostController;
-  readonly inputs: InputStore;
-  readonly logs: ServerLogs;
-}
 
 export type AddServerResult =
   | { readonly status: 'added'; readonly name: string; readonly target: Target; readonly state?: string; readonly message?: string }

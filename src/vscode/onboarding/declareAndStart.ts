@@ -5,8 +5,17 @@
  * notification with "Show Log"); a workspace declaration in an untrusted workspace waits for trust.
  */
 import * as vscode from 'vscode';
-import type { OnboardingContext } from './addServer';
+import type { HostController } from '../hostController';
+import type { InputStore } from '../inputs';
+import type { ServerLogs } from '../logs';
 import { waitForStart, writeAdditions, type Additions, type Target } from './settingsWriter';
+
+/** What every way of adding a server needs of the extension (Add Server, imports, registry and link installs, bundles). */
+export interface OnboardingContext {
+  readonly controller: HostController;
+  readonly inputs: InputStore;
+  readonly logs: ServerLogs;
+}
 
 export async function declareAndStart(ctx: OnboardingContext, target: Target, name: string, additions: Additions): Promise<{ state?: string; message?: string }> {
   await writeAdditions(target, additions, ctx.inputs);

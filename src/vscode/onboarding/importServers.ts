@@ -13,7 +13,7 @@ import {
   type ConvertedServer, type ImportRisk, type ReviewedField, type SkipReason, type SourceKind,
 } from '../../core/onboarding';
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
-import type { OnboardingContext } from './addServer';
+import type { OnboardingContext } from './declareAndStart';
 import { declaredInputs, declaredServers, describeDeclaration, hasWorkspace, writeAdditions, type Target } from './settingsWriter';
 
 export interface ImportResult {

@@ -3,7 +3,8 @@
  * command table (the ids are contributed in package.json like every other command).
  */
 import * as vscode from 'vscode';
-import { addServer, type OnboardingContext } from './addServer';
+import { addServer } from './addServer';
+import type { OnboardingContext } from './declareAndStart';
 import { importServers, type ImportArgs } from './importServers';
 
 export const WALKTHROUGH_ID = 'mcp-host.mcp-host#mcpHost.gettingStarted';

@@ -9,7 +9,7 @@ import {
   entryKinds, installOptions, registryDeclaration, RegistryClient, RegistryError, suggestRegistryServerName,
   type InstallOption, type RegistryEntry,
 } from '../../core/registry';
-import type { OnboardingContext } from '../onboarding/addServer';
+import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { showQuickInput } from '../multiStepInput';

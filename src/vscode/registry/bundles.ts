@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { BundleError, bundleDeclaration, bundleServerName, openBundle, removeBundle, unpackBundle } from '../../core/bundles';
 import { inputReferences } from '../../core';
 import { SECTION } from '../config';
-import type { OnboardingContext } from '../onboarding/addServer';
+import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { configurationTarget, declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { installWithConsent, type InstallResult } from './install';

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ownInputs, parseInstallLink, readInstallRequest, RegistryClient, type ParsedInstallRequest } from '../../core/registry';
-import type { OnboardingContext } from '../onboarding/addServer';
+import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { declaredInputs } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { browseRegistry, installEntry } from './browser';

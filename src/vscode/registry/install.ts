@@ -9,7 +9,7 @@ import { launchPreview } from '../../core/registry';
 import { plainText } from '../../core/text';
 import { uniqueId } from '../../core/onboarding/secrets';
 import type { InputDefinition } from '../../core/onboarding';
-import type { OnboardingContext } from '../onboarding/addServer';
+import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { declareAndStart } from '../onboarding/declareAndStart';
 import { declaredServers, type Target } from '../onboarding/settingsWriter';
 import { confirmInstall } from './installConsent';
