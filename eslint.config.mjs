@@ -18,4 +18,15 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // The CLI is an embedder: the core's public index only (test/unit/cliBoundary.test.ts checks it too).
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'the CLI runs without VS Code.' }],
+        patterns: [{ group: ['../core/*', '../vscode', '../vscode/*', '../*.js', '../host', '../early', '../extension'], message: 'src/cli imports only the core\'s public index (../core).' }],
+      }],
+      'no-console': 'error',
+    },
+  },
 );

@@ -23,7 +23,7 @@ if (pkg.version !== extension.version) {
 
 fs.rmSync(dist, { recursive: true, force: true });
 const result = await esbuild.build({
-  entryPoints: { index: path.join(repo, 'src/core/index.ts'), cli: path.join(repo, 'src/core/cli/main.ts') },
+  entryPoints: { index: path.join(repo, 'src/core/index.ts'), cli: path.join(repo, 'src/cli/main.ts') },
   bundle: true,
   format: 'cjs',
   platform: 'node',

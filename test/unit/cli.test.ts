@@ -1,5 +1,5 @@
 /**
- * The headless CLI `mcp-host` (src/core/cli) as a child process against server-everything, hostile
+ * The headless CLI `mcp-host` (src/cli) as a child process against server-everything, hostile
  * fixture servers and broken declarations: exit codes, `--json` shapes, redaction of secrets a server
  * echoes, terminal escapes from servers, `${input:…}` from the environment.
  */
@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { everythingBin, fixtureServer, repoRoot } from './helpers';
 
-const cli = path.join(repoRoot, 'out/src/core/cli/main.js');
+const cli = path.join(repoRoot, 'out/src/cli/main.js');
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

@@ -33,6 +33,10 @@ describe('lint rules (eslint.config.mjs)', function () {
     assert.deepEqual(await ruleIds('src/core/index.ts'), ['@typescript-eslint/no-floating-promises', 'no-restricted-imports']);
   });
 
+  it('bans importing vscode in src/cli (an embedder of the core) and flags a floating promise there', async () => {
+    assert.deepEqual(await ruleIds('src/cli/main.ts'), ['@typescript-eslint/no-floating-promises', 'no-restricted-imports']);
+  });
+
   it('flags a floating promise in src/vscode (where importing vscode is fine)', async () => {
     assert.deepEqual(await ruleIds('src/vscode/commands.ts'), ['@typescript-eslint/no-floating-promises']);
   });

@@ -3,7 +3,7 @@
  * `MCP_HOST_INPUT_<ID>`, else (in a terminal) a prompt that does not echo what is typed. Nothing is
  * stored. Every value handed out is remembered so the output can redact it.
  */
-import type { InputRequest } from '../config/types';
+import type { InputRequest } from '../core';
 import type { CliInputDefinition } from './declarations';
 
 /** `MCP_HOST_INPUT_` + the id in upper case, other characters than letters and digits as `_`. */

@@ -4,9 +4,7 @@
  * line is redacted with the values of `${input:…}` given this run and the credential shapes the one
  * redaction function knows, so a server echoing a secret does not put it in a CI log.
  */
-import { LogLevel, type Logger } from '../logger';
-import { redact } from '../redact';
-import { plainText } from '../text/plainText';
+import { LogLevel, plainText, redact, type Logger } from '../core';
 
 export interface Writable { write(text: string): unknown }
 

@@ -1,8 +1,6 @@
 /** The CLI's commands on a started {@link McpHost}. Each returns the process exit code. */
 import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import type { ConfigProblem } from '../config/types';
-import type { ServerConnection } from '../connection/serverConnection';
-import type { McpHost } from '../host';
+import type { ConfigProblem, McpHost, ServerConnection } from '../core';
 import type { Output } from './output';
 
 export interface CommandContext {

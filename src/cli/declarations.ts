@@ -6,11 +6,7 @@
  * known to the redaction; our own formats are passed as they are (a converter would drop fields such
  * as `sandbox` and `roots`), and the core's parser reports their problems by server and field.
  */
-import type { ConfigProblem } from '../config/types';
-import { convertConfig, locateServers, type ConfigFormat } from '../onboarding/importConfig';
-import { readInputList } from '../onboarding/inputs';
-import { parseJsonc } from '../onboarding/jsonc';
-import { isSecretName } from '../onboarding/secrets';
+import { convertConfig, isSecretName, locateServers, parseJsonc, readInputList, type ConfigFormat, type ConfigProblem } from '../core';
 
 export interface DeclarationFile {
   readonly path: string;
