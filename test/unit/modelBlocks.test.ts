@@ -4,7 +4,7 @@
  * block markup, one block per author, and each body reads back as exactly what the author wrote (cleaned).
  */
 import * as assert from 'node:assert/strict';
-import { instructionsMessage, MAX_INSTRUCTIONS_PER_SERVER, plainText, type McpHost } from '../../src/core';
+import { appContextMessage, appContextText, instructionsMessage, MAX_INSTRUCTIONS_PER_SERVER, plainText, type McpHost } from '../../src/core';
 import { createTestHost, everythingBin, fixtureServer, node, waitForState } from './helpers';
 
 // Each line tries another way to end a block or start one: nested tags that re-form once the inner one is
@@ -61,6 +61,16 @@ describe('text: blocks for a model cannot be closed or forged by their body', fu
     assert.equal(decode(blocks[0].body), plainText(HOSTILE).trim(), 'the server\'s words are all there, as text');
     assert.equal(decode(blocks[1].body), plainText(everything, { maxLength: MAX_INSTRUCTIONS_PER_SERVER }).trim());
     assert.match(message, /written &lt; &gt; &amp;/, 'the model is told how block bodies are written');
+  });
+
+  it('an app\'s model context (text and structured) stays inside its own block, next to another app\'s', () => {
+    const shop = { content: [{ type: 'text' as const, text: HOSTILE }], structuredContent: { note: FORGERIES.join(' ') } };
+    const github = { content: [{ type: 'text' as const, text: 'Three open pull requests.' }] };
+    const message = appContextMessage([{ server: 'shop', context: shop }, { server: 'github', context: github }], 100_000)!;
+    const blocks = blocksOf(message, 'mcp-app-context');
+    assert.deepEqual(blocks.map(b => b.server), ['shop', 'github']);
+    assert.equal(decode(blocks[0].body), appContextText(shop, 100_000));
+    assert.equal(decode(blocks[1].body), 'Three open pull requests.');
   });
 
   it('the cap counts escaped text and never cuts an escape in half', () => {
