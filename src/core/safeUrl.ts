@@ -7,6 +7,7 @@
  * disguise the real host, so they are refused too. Nothing here fetches anything.
  */
 import { domainToUnicode } from 'node:url';
+import { isPlainLine } from './text/plainText';
 
 export type UnsafeUrlCode =
   /** Not parseable as an absolute URL. */
@@ -33,13 +34,12 @@ export type SafeUrlCheck =
   | ({ readonly ok: true } & SafeUrl)
   | { readonly ok: false; readonly code: UnsafeUrlCode; readonly reason: string; readonly scheme?: string; readonly host?: string };
 
-// C0 controls, space, DEL, C1 controls, and the invisible format characters a URL parser drops or keeps silently.
-const HIDDEN = /[\u0000-\u0020\u007f-\u009f\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff]/u;
-
 /** Checks a URL a server asks MCP Host to open. Only `ok` results may be opened, and only as `url.href`. */
 export function checkOpenableUrl(raw: string | URL): SafeUrlCheck {
   const text = typeof raw === 'string' ? raw : raw.href;
-  if (HIDDEN.test(text)) return refuse('controlCharacters', 'the link contains spaces or invisible control characters');
+  // Any space, and whatever the one cleaner would remove (controls, ignorables, format characters): a URL
+  // parser drops or keeps them silently, so what is shown could differ from what is opened.
+  if (/\s/u.test(text) || !isPlainLine(text)) return refuse('controlCharacters', 'the link contains spaces or invisible control characters');
   let url: URL;
   try { url = new URL(text); } catch { return refuse('invalid', `"${text.slice(0, 200)}" is not a valid absolute URL`); }
   const scheme = url.protocol.slice(0, -1);

@@ -60,7 +60,9 @@ describe('safe URLs: the rule for opening a URL for a server', () => {
 
   it('refuses whitespace and control or invisible characters instead of letting the parser drop them', () => {
     for (const raw of [' https://example.com/', 'https://example.com/ ', 'java\tscript:alert(1)', 'https://exa\nmple.com/', 'https://example.com/\u0000',
-      'https://example.com/\u202Egnp.exe', 'https://exa\u200Bmple.com/', '\uFEFFhttps://example.com/', 'https://example.com/a b']) {
+      'https://example.com/\u202Egnp.exe', 'https://exa\u200Bmple.com/', '\uFEFFhttps://example.com/', 'https://example.com/a b',
+      // The one cleaner's classes, not a list: a tag, a variation selector, a Hangul filler, the braille blank, NEL.
+      'https://example.com/\u{E0041}', 'https://exa\uFE0Fmple.com/', 'https://exa\u3164mple.com/', 'https://example.com/\u2800', 'https://example.com/\u0085x']) {
       assert.equal(refused(raw), 'controlCharacters', JSON.stringify(raw));
     }
   });

@@ -6,7 +6,7 @@
  * would run.
  */
 import { dangerousEnvVariable, type ImportRisk } from '../onboarding/importReview';
-import { hasHiddenCharacters } from '../text/plainText';
+import { isPlainLine } from '../text/plainText';
 
 export interface LaunchPreview {
   /** `npx -y "@scope/pkg@1.0.0" --flag "a b"`, or the URL. */
@@ -22,7 +22,7 @@ const quote = (a: string) => a === '' || /[\s"'\\$`|&;<>()*?!#~]/.test(a) ? JSON
 export function launchPreview(declaration: Readonly<Record<string, unknown>>): LaunchPreview {
   const hidden: string[] = [];
   const check = (field: string, text: string) => {
-    if (hasHiddenCharacters(text) || /[\r\n\t\u2028\u2029\u0085]/.test(text)) hidden.push(field);
+    if (!isPlainLine(text)) hidden.push(field);
     return text;
   };
   for (const [k, v] of Object.entries(declaration)) if (typeof v === 'string') check(k, v);

@@ -1,1 +1,2 @@
 export * from './plainText';
+export * from './modelBlock';
