@@ -7,6 +7,7 @@ export { parseServers, declarationKey } from './config/parse';
 export { resolveDeclaration } from './config/resolve';
 export { WorkspaceTrustRequiredError, type TrustRequirement } from './config/trust';
 export { resolveDeclaredRoots, mergeRoots, type DeclaredRoots } from './config/declaredRoots';
+export { effectiveSetting, SETTINGS_POLICY, type SettingLayers, type WorkspaceRule } from './config/settingsPolicy';
 export * from './config/inputBindings';
 export * from './config/inputVault';
 export { McpHost, type HostOptions, type ApplyResult, type CatalogChange, type Owned } from './host';

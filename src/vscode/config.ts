@@ -4,8 +4,9 @@
  */
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../core/onboarding/inputs';
+import { readSetting, readStrings } from './settingsReader';
 
-export const SECTION = 'mcpHost';
+export { SECTION } from './settingsReader';
 
 export type DeclarationScope = 'user' | 'workspace' | 'folder';
 
@@ -23,7 +24,7 @@ export interface ScopedServers {
  * workspace not trusted" instead of silently ignoring them. The trust check is done here.
  */
 export function readServers(): ScopedServers {
-  const info = vscode.workspace.getConfiguration(SECTION).inspect<Record<string, unknown>>('servers');
+  const info = vscode.workspace.getConfiguration('mcpHost').inspect<Record<string, unknown>>('servers');
   const trusted = vscode.workspace.isTrusted;
   const allowed: Record<string, unknown> = {};
   const untrusted: string[] = [];
@@ -53,12 +54,13 @@ export function readServers(): ScopedServers {
 
 export type { InputDefinition } from '../core/onboarding/inputs';
 
+/** The user's input definitions, then those a trusted workspace adds under ids of its own (settingsPolicy). */
 export function readInputs(): InputDefinition[] {
-  const raw = vscode.workspace.getConfiguration(SECTION).get<unknown[]>('inputs') ?? [];
+  const raw = readSetting<unknown[]>('inputs') ?? [];
   return raw.filter((x): x is InputDefinition => !!x && typeof x === 'object' && typeof (x as InputDefinition).id === 'string');
 }
 
+/** `mcpHost.roots`: the user's, plus those a trusted workspace adds. */
 export function readUserRoots(): string[] {
-  const raw = vscode.workspace.getConfiguration(SECTION).get<unknown[]>('roots') ?? [];
-  return raw.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+  return readStrings('roots').filter(x => x.trim() !== '');
 }

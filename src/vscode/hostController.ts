@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
+import { readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { WorkspaceRoots } from './roots';
@@ -38,15 +39,14 @@ export class HostController extends Disposable {
       },
       ...features,
     };
-    const settings = () => vscode.workspace.getConfiguration(SECTION);
     this.host = new McpHost({
       ports,
       restart: () => ({
         ...defaultRestartOptions,
-        maxRestarts: clamp(settings().get<number>('autoRestart.maxRestarts', defaultRestartOptions.maxRestarts), 0, 50),
-        baseDelayMs: clamp(settings().get<number>('autoRestart.initialDelay', 1) * 1000, 50, 60_000),
+        maxRestarts: clamp(readSetting<number>('autoRestart.maxRestarts') ?? defaultRestartOptions.maxRestarts, 0, 50),
+        baseDelayMs: clamp((readSetting<number>('autoRestart.initialDelay') ?? 1) * 1000, 50, 60_000),
       }),
-      defaultTimeoutMs: clamp(settings().get<number>('requestTimeout', 60), 1, 3600) * 1000,
+      defaultTimeoutMs: clamp(readSetting<number>('requestTimeout') ?? 60, 1, 3600) * 1000,
     });
     this._register(this.host);
     this._register(this.host.onDidChangeServers(() => this._onDidChange.fire()));

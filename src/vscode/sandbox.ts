@@ -11,13 +11,10 @@ import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SandboxPort } from '../core';
-import { SECTION } from './config';
-
-const cfg = () => vscode.workspace.getConfiguration(SECTION);
-const strings = (key: string) => (cfg().get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
+import { readSetting, readStrings as strings } from './settingsReader';
 
 /** `mcpHost.sandbox.all`: every local server runs sandboxed. */
-export const sandboxAll = (): boolean => cfg().get<boolean>('sandbox.all') === true;
+export const sandboxAll = (): boolean => readSetting('sandbox.all') === true;
 
 /**
  * `isUserServer`: only user-declared servers may widen their sandbox or be allowed unsandboxed (a workspace
@@ -31,8 +28,8 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     runtime: process.execPath,
     runtimeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : undefined,
     get cli() {
-      const configured = cfg().get<string>('sandbox.runtimePath')?.trim();
-      if (configured) return configured;
+      const configured = readSetting<string>('sandbox.runtimePath');
+      if (typeof configured === 'string' && configured.trim()) return configured.trim();
       const shipped = path.join(context.extensionPath, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'dist', 'cli.js');
       return existsSync(shipped) ? shipped : srtOnPath() ?? shipped;
     },

@@ -1,7 +1,7 @@
 /** OAuth settings (`mcpHost.oauth.*`): pre-registered clients, the client ID metadata document, the redirect. */
-import * as vscode from 'vscode';
 import type { AuthTarget, ClientCredentials } from '../../core';
 import type { ScopedInputRequest } from '../inputs';
+import { readSetting } from '../settingsReader';
 
 export interface OAuthClientSetting {
   readonly clientId: string;
@@ -19,14 +19,13 @@ export interface OAuthSettings {
 }
 
 export function readOAuthSettings(): OAuthSettings {
-  const c = vscode.workspace.getConfiguration('mcpHost.oauth');
-  const clients = c.get<Record<string, OAuthClientSetting>>('clients') ?? {};
-  const url = c.get<string>('clientMetadataUrl')?.trim();
-  const port = c.get<number>('loopbackPort');
+  const clients = readSetting<Record<string, OAuthClientSetting>>('oauth.clients') ?? {};
+  const url = readSetting<unknown>('oauth.clientMetadataUrl');
+  const port = readSetting<number>('oauth.loopbackPort');
   return {
     clients: typeof clients === 'object' && clients ? clients : {},
-    clientMetadataUrl: url || undefined,
-    redirect: c.get<string>('redirect') === 'loopback' ? 'loopback' : 'auto',
+    clientMetadataUrl: typeof url === 'string' && url.trim() ? url.trim() : undefined,
+    redirect: readSetting<string>('oauth.redirect') === 'loopback' ? 'loopback' : 'auto',
     loopbackPort: typeof port === 'number' && port > 0 && port < 65536 ? port : undefined,
   };
 }

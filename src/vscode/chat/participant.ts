@@ -8,7 +8,7 @@ import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, 
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
-import { SECTION } from '../config';
+import { readSetting } from '../settingsReader';
 import type { ToolInvoker } from './toolInvoker';
 import { fileNameFor } from '../resources/mime';
 import { imageParts, readsImages } from './modelImages';
@@ -61,7 +61,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offer = offerTools(ranked, budget, toolCost, pulled);
   if (!offer.complete) stream.markdown(vscode.l10n.t('_{0} MCP tools are enabled; the {1} most relevant to your request were offered, and the model can search the others._\n\n', all.length, offer.offered.length));
 
-  const resultBudgetSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('chat.maxResultTokens');
+  const resultBudgetSetting = readSetting<unknown>('chat.maxResultTokens');
   // Offered once a result was too large and kept, so the model can page through it.
   let offerReader = false;
 

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { modelToolDescription, nameTools, ToolIndex, toolBudget, toolVisibility, type McpHost, type ToolBudget } from '../../core';
-import { SECTION } from '../config';
+import { readSetting } from '../settingsReader';
 import { chatExcludedServers, disabledPatterns, isToolEnabled } from './toolSettings';
 
 export interface CatalogTool {
@@ -34,8 +34,7 @@ export function catalogIndex(tools: readonly CatalogTool[]): ToolIndex<CatalogTo
 
 /** `mcpHost.chat.maxTools` / `mcpHost.chat.maxToolSchemaTokens` applied to a model's input limit. */
 export function chatToolBudget(maxInputTokens: number): ToolBudget {
-  const cfg = vscode.workspace.getConfiguration(SECTION);
-  return toolBudget(maxInputTokens, { maxTools: cfg.get<number>('chat.maxTools'), maxSchemaTokens: cfg.get<number>('chat.maxToolSchemaTokens') });
+  return toolBudget(maxInputTokens, { maxTools: readSetting<number>('chat.maxTools'), maxSchemaTokens: readSetting<number>('chat.maxToolSchemaTokens') });
 }
 
 export function toChatTool(t: CatalogTool): vscode.LanguageModelChatTool {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core';
 import type { ToolActivityLog } from './activityLog';
-import { disabledPatterns, isToolEnabled, setDisabled } from './toolSettings';
+import { disabledPatterns, isToolEnabled, setDisabled, userDisabledPatterns } from './toolSettings';
 
 export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscode.Disposable[] {
   return [
@@ -13,7 +13,10 @@ export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscod
       const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Enabled MCP tools'), placeHolder: vscode.l10n.t('Unchecked tools are never offered to language models') });
       if (!picked) return;
       const on = new Set(picked.map(p => p.key));
-      await setDisabled(items.filter(i => !on.has(i.key)).map(i => i.key));
+      // A tool only the workspace disables stays the workspace's choice: it is not copied into user settings.
+      const mine = userDisabledPatterns();
+      const byWorkspaceOnly = (i: typeof items[number]) => !i.picked && isToolEnabled(i.description, i.key.slice(i.description.length + 1), mine);
+      await setDisabled(items.filter(i => !on.has(i.key) && !byWorkspaceOnly(i)).map(i => i.key));
     }),
     vscode.commands.registerCommand('mcpHost.showToolActivity', () => log.show()),
     // `target` (a Uri) skips the save dialog: for tests and for other extensions. Returns the written file.

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { screenFileLinks, type DroppedFileLink, type PromptChatRequest } from '../../core/prompts';
+import { readSetting } from '../settingsReader';
 
 export type PromptTarget = 'chat' | 'editor';
 export const CHAT_PARTICIPANT = '@mcp';
@@ -13,7 +14,7 @@ export const CHAT_PARTICIPANT = '@mcp';
 const KEEP_ATTACHMENT_RUNS = 50;
 
 export function configuredTarget(): PromptTarget {
-  return vscode.workspace.getConfiguration('mcpHost.prompts').get<string>('openIn') === 'editor' ? 'editor' : 'chat';
+  return readSetting<string>('prompts.openIn') === 'editor' ? 'editor' : 'chat';
 }
 
 /**

@@ -1,12 +1,10 @@
 /** Reads the sampling settings (validated in the core) and saves "always allow" for a server. */
 import * as vscode from 'vscode';
 import { parseSamplingSettings, type SamplingSettings } from '../../core/sampling';
-
-const SECTION = 'mcpHost';
+import { readSetting, SECTION } from '../settingsReader';
 
 export function readSamplingSettings(): SamplingSettings {
-  const c = vscode.workspace.getConfiguration(SECTION);
-  return parseSamplingSettings({ sampling: c.get('sampling'), rateLimit: c.get('samplingRateLimit'), redactSecrets: c.get('samplingRedactSecrets') });
+  return parseSamplingSettings({ sampling: readSetting('sampling'), rateLimit: readSetting('samplingRateLimit'), redactSecrets: readSetting('samplingRedactSecrets') });
 }
 
 /** Sets `mcpHost.sampling[server].policy = "allow"` in user settings, keeping the entry's other fields. */

@@ -1,0 +1,29 @@
+/**
+ * The one reader of `mcpHost.*` values: each setting scope by scope (`inspect()`), merged by the core's
+ * rule for that setting (core/config/settingsPolicy.ts), so a workspace can add restrictions but never
+ * lift the user's. `getConfiguration().get()` is not used anywhere else for reading: VS Code replaces a
+ * user's array by a workspace's, and application-scoped values are dropped from workspace settings only
+ * when VS Code knows the scope, which this reader does not rely on.
+ */
+import * as vscode from 'vscode';
+import { effectiveSetting } from '../core';
+
+export const SECTION = 'mcpHost';
+
+/** The value MCP Host uses for `mcpHost.<key>`. */
+export function readSetting<T = unknown>(key: string): T | undefined {
+  const info = vscode.workspace.getConfiguration(SECTION).inspect(key);
+  const folderValues = [info?.workspaceFolderValue, ...(vscode.workspace.workspaceFolders ?? []).map(f => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue)];
+  return effectiveSetting(key, { defaultValue: info?.defaultValue, userValue: info?.globalValue, workspaceValue: info?.workspaceValue, folderValues }, vscode.workspace.isTrusted) as T | undefined;
+}
+
+/** Only the user's own value of `mcpHost.<key>` (what a command that edits user settings starts from). */
+export function readUserValue<T = unknown>(key: string): T | undefined {
+  return vscode.workspace.getConfiguration(SECTION).inspect<T>(key)?.globalValue;
+}
+
+/** The strings of a list setting (other entries are left out). */
+export function readStrings(key: string): string[] {
+  const value = readSetting<unknown>(key);
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
+}
