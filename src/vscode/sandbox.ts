@@ -8,10 +8,12 @@
  * (`npm install -g @anthropic-ai/sandbox-runtime`), whose link leads to the package's dist/cli.js.
  */
 import { existsSync, realpathSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SandboxPort } from '../core';
-import { readSetting, readStrings as strings } from './settingsReader';
+import { readSetting, readStrings as strings, readUserValue } from './settingsReader';
+import { isInside } from '../core/fsPaths';
 
 /** `mcpHost.sandbox.all`: every local server runs sandboxed. */
 export const sandboxAll = (): boolean => readSetting('sandbox.all') === true;
@@ -35,13 +37,44 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     },
     storageDir,
     // Everything this extension keeps on disk (OAuth client data, logs, prompts' snapshots, other servers' rules).
-    protectedPaths: [...new Set([storageDir, context.logUri.fsPath, ...context.storageUri ? [context.storageUri.fsPath] : []])],
+    // and VS Code's user data (settings.json, state.vscdb holding SecretStorage) around our global storage.
+    protectedPaths: [...new Set([storageDir, context.logUri.fsPath, ...context.storageUri ? [context.storageUri.fsPath] : [], ...userDataDir(storageDir)])],
     get ripgrep() { return ripgrep === null ? (ripgrep = vscodeRipgrep()) : ripgrep; },
     sandboxAll,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     mayWiden: isUserServer,
+    mayWrite: (_server, folder) => writableRootSources().some(w => isInside(folder, w)),
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
   };
+}
+
+/** `<user data>/User/globalStorage/<extension>` → `<user data>`; nothing when the layout is another. */
+function userDataDir(storageDir: string): string[] {
+  const globalStorage = path.dirname(storageDir);
+  return path.basename(globalStorage) === 'globalStorage' && path.basename(path.dirname(globalStorage)) === 'User'
+    ? [path.dirname(path.dirname(globalStorage))] : [];
+}
+
+/**
+ * Where roots may be writable for sandboxed servers: the workspace folders that lie inside what the
+ * user opened (the folder, or the folder holding the `.code-workspace` file; an untitled workspace's
+ * folders were added by the user) and `mcpHost.roots` from user settings. A workspace file listing
+ * `../../..` or `$HOME`, or a workspace's own `mcpHost.roots`, offers read-only roots at most.
+ */
+function writableRootSources(): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => path.resolve(f.uri.fsPath));
+  const file = vscode.workspace.workspaceFile;
+  const opened = file?.scheme === 'file' ? path.dirname(file.fsPath) : undefined;
+  const inside = opened === undefined ? folders : folders.filter(f => isInside(f, opened));
+  const home = os.homedir();
+  const user = userSettingsRoots().map(raw => path.resolve(raw.replace(/^~(?=$|[\\/])/, home).replace(/\$\{userHome\}/g, home)));
+  return [...inside, ...user];
+}
+
+/** `mcpHost.roots` as the user wrote it in user settings (a workspace's value never widens the sandbox). */
+function userSettingsRoots(): string[] {
+  const value = readUserValue<unknown[]>('roots') ?? [];
+  return value.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
 }
 
 /** `srt` of a global npm install: absolute PATH entries only (a relative one would resolve against a folder). */

@@ -135,7 +135,7 @@ describe('sandbox: a hostile local server under srt', function () {
       assert.equal((await s.callTool('read-file', { path: path.join(p.root, 'private.txt') })).isError, true);
       assert.equal((await s.callTool('fetch', { url: p.url })).isError, true);
       assert.ok(!(await s.callTool('write-file', { path: path.join(p.root, 'ok.txt'), text: 'y' })).isError, 'the defaults still apply');
-      assert.match(loggers.get('e')!.text(), /Ignored the declaration's sandbox allowWrite and allowedDomains/);
+      assert.match(loggers.get('e')!.text(), /Ignored the declaration's sandbox allowWrite, allowRead and allowedDomains/);
     } finally { await host.shutdown(); }
   });
 
@@ -219,6 +219,6 @@ describe('sandbox: declarations and rules', () => {
     const rules = buildRules({ declared: undefined, userHome: '/home/u', roots: ['/ws'], dataDir: '/st/data/s', protectedPaths: ['/st'], defaultAllowedDomains: ['registry.npmjs.org'] });
     assert.deepEqual(rules.filesystem.allowWrite, ['/ws', '/st/data/s']);
     for (const p of ['/home/u/.ssh', '/home/u/.aws', '/home/u/.gnupg', '/home/u/.git-credentials', '/st']) assert.ok(rules.filesystem.denyRead.includes(p), p);
-    assert.deepEqual(rules.network.allowedDomains, ['registry.npmjs.org']);
+    assert.deepEqual(rules.network.allowedDomains, ['registry.npmjs.org:443'], 'port 443 only');
   });
 });

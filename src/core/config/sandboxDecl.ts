@@ -3,17 +3,17 @@ import type { SandboxDeclaration } from './types';
 
 type ErrorSink = (message: string, field?: string) => void;
 
-const FS_KEYS = ['allowWrite', 'denyRead', 'denyWrite'] as const;
+const FS_KEYS = ['allowWrite', 'allowRead', 'denyRead', 'denyWrite'] as const;
 const NET_KEYS = ['allowedDomains', 'deniedDomains'] as const;
-// A host name, optionally `*.`-prefixed (srt's wildcard form); no scheme, path or port.
-const DOMAIN = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+// A host name, optionally `*.`-prefixed (srt's wildcard form), optionally `:port` (else 443); no scheme or path.
+const DOMAIN = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:([1-9]\d{0,4}))?$/;
 
 export function parseSandbox(value: unknown, error: ErrorSink): SandboxDeclaration | undefined {
   if (value === undefined || value === false) return undefined;
-  const empty: SandboxDeclaration = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { deniedDomains: [] } };
+  const empty: SandboxDeclaration = { filesystem: { allowWrite: [], allowRead: [], denyRead: [], denyWrite: [] }, network: { deniedDomains: [] } };
   if (value === true) return empty;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    error('"sandbox" must be true, or an object with "filesystem" ({ allowWrite, denyRead, denyWrite }) and/or "network" ({ allowedDomains, deniedDomains }).', 'sandbox');
+    error('"sandbox" must be true, or an object with "filesystem" ({ allowWrite, allowRead, denyRead, denyWrite }) and/or "network" ({ allowedDomains, deniedDomains }).', 'sandbox');
     return undefined;
   }
   const v = value as Record<string, unknown>;
@@ -47,6 +47,7 @@ export function parseSandbox(value: unknown, error: ErrorSink): SandboxDeclarati
   return {
     filesystem: {
       allowWrite: list('sandbox.filesystem.allowWrite', fs.allowWrite, pathCheck),
+      allowRead: list('sandbox.filesystem.allowRead', fs.allowRead, pathCheck),
       denyRead: list('sandbox.filesystem.denyRead', fs.denyRead, pathCheck),
       denyWrite: list('sandbox.filesystem.denyWrite', fs.denyWrite, pathCheck),
     },

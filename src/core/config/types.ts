@@ -50,7 +50,7 @@ export interface DevDeclaration {
  * `allowedDomains`, when given, replaces the default network allow list (`[]`: no network).
  */
 export interface SandboxDeclaration {
-  readonly filesystem: { readonly allowWrite: readonly string[]; readonly denyRead: readonly string[]; readonly denyWrite: readonly string[] };
+  readonly filesystem: { readonly allowWrite: readonly string[]; readonly allowRead?: readonly string[]; readonly denyRead: readonly string[]; readonly denyWrite: readonly string[] };
   readonly network: { readonly allowedDomains?: readonly string[]; readonly deniedDomains: readonly string[] };
 }
 

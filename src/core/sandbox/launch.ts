@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
+import { runtimeFolders } from './reads';
 import { buildRules, rootPaths } from './rules';
 import { checkSandboxSupport, SandboxUnavailableError } from './support';
 import type { SandboxPort } from './types';
@@ -58,10 +59,19 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const dataDir = path.join(port.storageDir, 'sandbox-data', id);
   const rulesFile = path.join(port.storageDir, 'sandbox-rules', `${id}.json`);
   const roots = rootPaths(req.roots);
+  const writable = roots.filter(r => port.mayWrite?.(name, r) ?? true);
+  const readOnly = roots.filter(r => !writable.includes(r));
+  if (readOnly.length) req.logger.info(`Sandboxed: these roots are read-only for it (writable are workspace folders inside what you opened and roots from your user settings): ${readOnly.join(', ')}`);
   const declared = decl.sandbox && !port.mayWiden(name) ? narrowed(decl.sandbox, req.logger) : decl.sandbox;
+  const pathEnv = pathOf(launch.env);
+  // srt's seccomp helper runs inside the sandbox, from srt's package folder.
+  const srtPackage = path.dirname(path.dirname(port.cli));
+  const withheldEnv = Object.keys(port.runtimeEnv ?? {}).filter(k => !(k in launch.env));
   const rules = buildRules({
-    declared, userHome: req.userHome, roots, dataDir,
+    declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
     protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
+    runtimeFolders: [...runtimeFolders(launch.command, pathEnv, req.userHome), srtPackage], withheldEnv, platform: req.platform,
+    onRefused: (folder, why) => req.logger.warn(`Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),
   });
   await mkdir(dataDir, { recursive: true });
   await mkdir(path.dirname(rulesFile), { recursive: true });
@@ -77,10 +87,10 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
 
 /** The declaration's denies without its allowances (for declarations that may not widen the sandbox). */
 function narrowed(d: SandboxDeclaration, logger: Logger): SandboxDeclaration {
-  if (d.filesystem.allowWrite.length || d.network.allowedDomains !== undefined) {
-    logger.warn('Ignored the declaration\'s sandbox allowWrite and allowedDomains: only servers declared in user settings may widen the sandbox (its denies apply).');
+  if (d.filesystem.allowWrite.length || d.filesystem.allowRead?.length || d.network.allowedDomains !== undefined) {
+    logger.warn('Ignored the declaration\'s sandbox allowWrite, allowRead and allowedDomains: only servers declared in user settings may widen the sandbox (its denies apply).');
   }
-  return { filesystem: { ...d.filesystem, allowWrite: [] }, network: { deniedDomains: d.network.deniedDomains } };
+  return { filesystem: { ...d.filesystem, allowWrite: [], allowRead: [] }, network: { deniedDomains: d.network.deniedDomains } };
 }
 
 /** A file name for the server that no name can turn into a path, unique per name. */

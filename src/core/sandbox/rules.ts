@@ -1,49 +1,86 @@
 /**
  * The rules a sandboxed server runs under: its declaration's rules on top of defaults that let it
- * write only inside its roots and its own data folder, and read anything but the usual secret places.
+ * write only inside its writable roots and its own data folder (never the files in them that make
+ * other programs run code, see plantable.ts), read nothing of the user's home but its roots, its
+ * data folder and the toolchains it runs on (see reads.ts), and reach only the hosts its
+ * declaration names, on port 443 unless it names another.
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SandboxDeclaration } from '../config/types';
+import { isInside } from '../fsPaths';
+import { plantableIn } from './plantable';
+import { TOOLCHAIN_HOME_PATHS } from './reads';
 import type { SrtSettings } from './types';
+import { refusedFolder } from './writable';
 
-/** Secret places under the home folder: keys, cloud and registry credentials, keyrings, password stores. */
+/**
+ * Secret places under the home folder. Home is read-denied as a whole; these stay denied even
+ * inside a root or a toolchain folder that re-allows reading (a more specific deny wins in srt).
+ */
 export const SECRET_HOME_PATHS: readonly string[] = [
   '.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker', '.config/gcloud', '.config/gh', '.config/op',
   '.git-credentials', '.netrc', '.pgpass', '.password-store', '.local/share/keyrings', '.pki',
-  'Library/Keychains', '.vault-token', '.terraform.d/credentials.tfrc.json',
+  'Library/Keychains', '.vault-token', '.terraform.d/credentials.tfrc.json', '.npmrc', '.pypirc',
+  '.cargo/credentials.toml', '.cargo/credentials', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history',
 ];
 
 export interface RulesInput {
   readonly declared: SandboxDeclaration | undefined;
   readonly userHome: string;
-  /** The server's roots as absolute paths: writable. */
+  /** Roots the server may write (already limited to where the embedder lets roots be writable). */
   readonly roots: readonly string[];
+  /** Roots the server may only read. */
+  readonly readRoots?: readonly string[];
   /** The server's own data folder: readable and writable even inside `protectedPaths`. */
   readonly dataDir: string;
   readonly protectedPaths: readonly string[];
   readonly defaultAllowedDomains: readonly string[];
+  /** Folders under home the server's command runs from (see `runtimeFolders`). */
+  readonly runtimeFolders?: readonly string[];
   readonly ripgrep?: string;
+  /** Environment variables of srt's own process that the server must not get. */
+  readonly withheldEnv?: readonly string[];
+  readonly platform?: NodeJS.Platform;
+  /** Told about every folder left out of the rules, with the reason. */
+  readonly onRefused?: (folder: string, reason: string) => void;
 }
 
 export function buildRules(input: RulesInput): SrtSettings {
   const home = (p: string) => p === '~' ? input.userHome : p.startsWith('~/') ? path.join(input.userHome, p.slice(2)) : p;
   const d = input.declared;
   const uniq = (xs: readonly string[]) => [...new Set(xs.map(home))];
+  const limits = { userHome: input.userHome, protectedPaths: input.protectedPaths };
+  const allowed = (use: 'read' | 'write') => (p: string) => {
+    const why = refusedFolder(p, limits, use);
+    if (why) input.onRefused?.(p, why);
+    return !why;
+  };
+  const writable = uniq([...input.roots, ...d?.filesystem.allowWrite ?? []]).filter(allowed('write'));
+  const readable = uniq([...input.readRoots ?? [], ...d?.filesystem.allowRead ?? []]).filter(allowed('read'))
+    .filter(p => !writable.includes(p));
+  const toolchains = [...TOOLCHAIN_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.runtimeFolders ?? []].filter(p => !refusedFolder(p, limits, 'read'));
+  const platform = input.platform ?? process.platform;
   return {
     filesystem: {
-      denyRead: uniq([...SECRET_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.protectedPaths, ...d?.filesystem.denyRead ?? []]),
-      // The data folder usually lies inside the protected storage; srt lets allowRead win over denyRead.
-      allowRead: [input.dataDir],
-      allowWrite: uniq([...input.roots, input.dataDir, ...d?.filesystem.allowWrite ?? []]),
-      denyWrite: uniq(d?.filesystem.denyWrite ?? []),
+      denyRead: uniq([input.userHome, ...SECRET_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.protectedPaths, ...d?.filesystem.denyRead ?? []]),
+      // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder).
+      allowRead: uniq([...writable, ...readable, ...toolchains, input.dataDir]),
+      allowWrite: uniq([...writable, input.dataDir]),
+      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...d?.filesystem.denyWrite ?? []]),
     },
     network: {
-      allowedDomains: [...d?.network.allowedDomains ?? input.defaultAllowedDomains],
+      allowedDomains: (d?.network.allowedDomains ?? input.defaultAllowedDomains).map(httpsOnly),
       deniedDomains: [...d?.network.deniedDomains ?? []],
     },
+    ...(input.withheldEnv?.length ? { credentials: { envVars: input.withheldEnv.map(name => ({ name, mode: 'deny' as const })) } } : {}),
     ...(input.ripgrep ? { ripgrep: { command: input.ripgrep } } : {}),
   };
+}
+
+/** A host without a port may be reached on 443 only: a registry needs HTTPS, nothing else. */
+function httpsOnly(domain: string): string {
+  return /:\d+$/.test(domain) ? domain : `${domain}:443`;
 }
 
 /** Paths of `file:` roots; other schemes cannot be enforced by the file system and are left out. */

@@ -3,13 +3,13 @@
 export interface SandboxPort {
   /** The program that runs srt's CLI script (Node; in VS Code the extension host's own executable). */
   readonly runtime: string;
-  /** Extra environment for `runtime` (Electron needs `ELECTRON_RUN_AS_NODE=1`). */
+  /** Extra environment for `runtime` (Electron needs `ELECTRON_RUN_AS_NODE=1`); the server never gets it. */
   readonly runtimeEnv?: Readonly<Record<string, string>>;
   /** Absolute path of srt's `dist/cli.js`. */
   readonly cli: string;
   /** Where rules files and each server's data folder live (the embedder's global storage). */
   readonly storageDir: string;
-  /** Read-denied for every sandboxed server: the embedder's storage, whatever it holds. */
+  /** Neither readable nor writable for any sandboxed server: the embedder's storage and the editor's user data. */
   readonly protectedPaths: readonly string[];
   /** ripgrep for srt's scan of dangerous files (VS Code ships one); default `rg` on PATH. */
   readonly ripgrep?: string;
@@ -22,6 +22,13 @@ export interface SandboxPort {
    * servers only, so a workspace cannot loosen the sandbox the user asked for; its denies always apply.
    */
   mayWiden(server: string): boolean;
+  /**
+   * Whether `folder`, one of `server`'s roots, may be writable for it (VS Code: a workspace folder inside
+   * what the user opened, or a root from user settings). Other roots are read-only. Whatever this says,
+   * home, its ancestors, hidden folders of home and protected paths are never writable (writable.ts).
+   * Absent: every root may be writable.
+   */
+  mayWrite?(server: string, folder: string): boolean;
   /** The user allowed `server` to run unsandboxed where this platform cannot sandbox. */
   allowUnsandboxed(server: string): boolean;
 }
@@ -30,5 +37,7 @@ export interface SandboxPort {
 export interface SrtSettings {
   readonly filesystem: { readonly denyRead: string[]; readonly allowRead: string[]; readonly allowWrite: string[]; readonly denyWrite: string[] };
   readonly network: { readonly allowedDomains: string[]; readonly deniedDomains: string[] };
+  /** Used only to withhold variables of srt's own environment from the server (`mode: 'deny'`). */
+  readonly credentials?: { readonly envVars: ReadonlyArray<{ readonly name: string; readonly mode: 'deny' }> };
   readonly ripgrep?: { readonly command: string };
 }

@@ -1,0 +1,50 @@
+/**
+ * Which folders a sandboxed server may be given at all. A root (or an `allowWrite` entry) that is
+ * the home folder, lies above it, is the file system's root, lies in a hidden folder of home
+ * (`~/.config`, `~/.local/bin`, `~/.ssh`: configuration and programs the user runs) or touches a
+ * protected path would hand the server the user's account: it could rewrite the editor's settings
+ * to add an unsandboxed server or put a `git` first on PATH. Such a folder is neither writable nor
+ * readable in the sandbox, whoever named it (a workspace, a declaration, the user's settings).
+ * Reads follow the same rule, except that hidden folders of home may be read (runtimes, caches).
+ * Paths are compared after symbolic links are resolved, so a link to home is home.
+ */
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { isInside } from '../fsPaths';
+
+export interface FolderLimits {
+  readonly userHome: string;
+  /** Paths no sandboxed server may write (the embedder's storage, the editor's user data). */
+  readonly protectedPaths: readonly string[];
+}
+
+/** Why `folder` may not be given to a sandboxed server, or undefined when it may. */
+export function refusedFolder(folder: string, limits: FolderLimits, use: 'write' | 'read' = 'write'): string | undefined {
+  const p = real(folder);
+  const home = real(limits.userHome);
+  if (p === path.parse(p).root) return 'it is the root of the file system';
+  if (p === home) return 'it is your home folder';
+  if (isBelow(home, p)) return 'it contains your home folder';
+  const inHome = path.relative(home, p);
+  // Runtimes and caches live in hidden folders of home: readable (see reads.ts), never writable.
+  if (use === 'write' && isBelow(p, home) && inHome.split(path.sep)[0].startsWith('.')) return `it lies in ${path.join('~', inHome.split(path.sep)[0])}, where settings and programs you run live`;
+  for (const raw of limits.protectedPaths) {
+    const prot = real(raw);
+    if (isInside(p, prot)) return `it lies in ${prot}, which sandboxed servers may not touch`;
+    if (isBelow(prot, p)) return `it contains ${prot}, which sandboxed servers may not touch`;
+  }
+  return undefined;
+}
+
+/** `inner` lies strictly below `outer`. */
+export function isBelow(inner: string, outer: string): boolean {
+  return inner !== outer && isInside(inner, outer);
+}
+
+/** The path with links resolved, as far as it exists (the rest appended as written). */
+export function real(p: string): string {
+  const abs = path.resolve(p);
+  try { return realpathSync.native(abs); } catch { /* resolve what exists */ }
+  const parent = path.dirname(abs);
+  return parent === abs ? abs : path.join(real(parent), path.basename(abs));
+}
