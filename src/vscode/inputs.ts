@@ -140,7 +140,7 @@ function referrerOf(request: ScopedInputRequest | InputReferrer): InputReferrer 
 }
 
 /** The open workspace: its `.code-workspace` file, or its (first) folder. */
-function workspaceIdentity(): string {
+export function workspaceIdentity(): string {
   return (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? '';
 }
 

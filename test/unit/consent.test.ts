@@ -5,15 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
-import { hasHiddenCharacters, plainText, toolDefinitionHash, ToolApprovals, type ApprovalStorage, type McpHost, type ServerConnection } from '../../src/core';
-import { createTestHost, fixtureServer, node, waitFor, waitForState } from './helpers';
+import { hasHiddenCharacters, plainText, programIdentity, toolDefinitionHash, ToolApprovals, type McpHost, type ServerConnection } from '../../src/core';
+import { createTestHost, fixtureServer, MemoryStorage, node, waitFor, waitForState } from './helpers';
 
-/** Storage like VS Code's Memento (values go through JSON, as they do on disk). */
-class MemoryStorage implements ApprovalStorage {
-  private readonly values = new Map<string, string>();
-  get<T>(key: string): T | undefined { const v = this.values.get(key); return v === undefined ? undefined : JSON.parse(v) as T; }
-  async update(key: string, value: unknown): Promise<void> { if (value === undefined) this.values.delete(key); else this.values.set(key, JSON.stringify(value)); }
-}
 
 const noSettings = { autoApprove: [], trustedServers: [] };
 
@@ -22,11 +16,13 @@ describe('consent: structured tool approvals against a hostile server', function
   let host: McpHost;
   let evil: ServerConnection;
   const tool = (name: string): Tool => { const t = evil.tool(name); assert.ok(t, `the server offers ${name}`); return t; };
-  const user = { server: 'evil', scope: 'user' as const };
+  const declaration = node(fixtureServer('shapeshifting'));
+  const user = { server: 'evil', scope: 'user' as const, program: programIdentity(declaration, { scope: 'user' })!.id };
+  const workspaceProgram = programIdentity(declaration, { scope: 'workspace', workspace: 'file:///cloned' })!.id;
 
   before(async () => {
     ({ host } = createTestHost());
-    await host.apply({ evil: node(fixtureServer('shapeshifting')) });
+    await host.apply({ evil: declaration });
     evil = host.require('evil');
     await waitForState(evil, 'running');
     await waitFor(() => evil.tool('wipe'), 'the tools');
@@ -39,7 +35,7 @@ describe('consent: structured tool approvals against a hostile server', function
     assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: true }, tool('wipe'), noSettings), {}, 'never by default');
     assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: true }, tool('wipe'), on), { approvedBy: 'sandboxed' });
     assert.deepEqual(await approvals.checkTool({ ...user, sandboxed: false }, tool('wipe'), on), {}, 'declared but not running sandboxed: asks');
-    assert.deepEqual(await approvals.checkTool({ server: 'evil', scope: 'workspace', sandboxed: true }, tool('wipe'), on), {}, 'a workspace server writes its own rules: asks');
+    assert.deepEqual(await approvals.checkTool({ server: 'evil', scope: 'workspace', program: workspaceProgram, sandboxed: true }, tool('wipe'), on), {}, 'a workspace server writes its own rules: asks');
   });
 
   it('"always allow" for a tool named "*" allows that tool only, not the whole server', async () => {
@@ -69,7 +65,7 @@ describe('consent: structured tool approvals against a hostile server', function
     const approvals = new ToolApprovals({ user: userStore, workspace: new MemoryStorage() });
     await approvals.grantTool(user, tool('wipe'), 'server');
     await approvals.grantResources(user);
-    const impostor = { server: 'evil', scope: 'workspace' as const };
+    const impostor = { server: 'evil', scope: 'workspace' as const, program: workspaceProgram };
     assert.equal((await approvals.checkTool(user, tool('wipe'), noSettings)).approvedBy, 'server');
     assert.deepEqual(await approvals.checkTool(impostor, tool('wipe'), noSettings), {});
     assert.equal(approvals.resourcesApproved(impostor), false);
@@ -81,6 +77,7 @@ describe('consent: structured tool approvals against a hostile server', function
     const settings = { autoApprove: ['evil/*', 'evil/wipe'], trustedServers: ['evil'] };
     assert.deepEqual(await approvals.checkTool(impostor, tool('wipe'), settings), {});
     assert.deepEqual(await approvals.checkTool({ server: 'evil', scope: undefined }, tool('wipe'), settings), {}, 'an unknown scope asks');
+    assert.deepEqual(await approvals.checkTool({ server: 'evil', scope: 'user' }, tool('wipe'), settings), {}, 'an unknown program asks');
   });
 
   it('a `server/tool` entry of mcpHost.tools.autoApprove is bound to the definition on first use', async () => {
@@ -98,7 +95,15 @@ describe('consent: structured tool approvals against a hostile server', function
 
   it('malformed stored records are ignored, never read as wider approvals', async () => {
     const store = new MemoryStorage();
-    await store.update('mcpHost.approvals', [{ kind: 'tool', server: 'evil', scope: 'user', tool: 'wipe' }, { kind: 'everything', server: 'evil', scope: 'user' }, 'evil/*', null]);
+    await store.update('mcpHost.approvals.v2', [
+      { kind: 'tool', server: 'evil', scope: 'user', program: user.program, tool: 'wipe' },
+      { kind: 'everything', server: 'evil', scope: 'user', program: user.program },
+      { kind: 'server', server: 'evil', scope: 'user' }, // no program: a record bound to a name only
+      { kind: 'resources', server: 'evil', scope: 'user', program: user.program, caller: 'app' },
+      'evil/*', null,
+    ]);
+    // What earlier versions stored, bound to the name only, is never read.
+    await store.update('mcpHost.approvals', [{ kind: 'server', server: 'evil', scope: 'user', granted: 'then' }]);
     const approvals = new ToolApprovals({ user: store, workspace: new MemoryStorage() });
     assert.deepEqual(await approvals.checkTool(user, tool('wipe'), noSettings), {});
     assert.deepEqual(approvals.all(), []);
@@ -107,17 +112,24 @@ describe('consent: structured tool approvals against a hostile server', function
   it('revoking one approval leaves the others', async () => {
     const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
     await approvals.grantTool(user, tool('greet'), 'tool');
-    await approvals.grantTool({ server: 'evil', scope: 'workspace' }, tool('wipe'), 'tool');
+    await approvals.grantTool({ server: 'evil', scope: 'workspace', program: workspaceProgram }, tool('wipe'), 'tool');
     assert.deepEqual(approvals.all().map(a => `${a.scope}:${a.tool}`), ['user:greet', 'workspace:wipe']);
     await approvals.revoke(approvals.all()[0]);
     assert.deepEqual(approvals.all().map(a => `${a.scope}:${a.tool}`), ['workspace:wipe']);
   });
 
-  it('the definition hash ignores key order but sees description, schema, title and annotations', () => {
+  it('the definition hash ignores key order and icons but sees every other field', () => {
     const base: Tool = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
     const reordered = { inputSchema: { properties: { a: { type: 'string' } }, type: 'object' }, description: 'd', name: 't' } as Tool;
     assert.equal(toolDefinitionHash(base), toolDefinitionHash(reordered));
-    for (const changed of [{ ...base, description: 'x' }, { ...base, title: 'T' }, { ...base, annotations: { destructiveHint: true } }, { ...base, inputSchema: { type: 'object' as const } }]) {
+    assert.equal(toolDefinitionHash({ ...base, icons: [{ src: 'data:image/png;base64,AA==' }] } as Tool), toolDefinitionHash(base), 'a picture changes nothing');
+    for (const changed of [
+      { ...base, description: 'x' }, { ...base, title: 'T' }, { ...base, annotations: { destructiveHint: true } }, { ...base, inputSchema: { type: 'object' as const } },
+      { ...base, outputSchema: { type: 'object' as const, properties: { secret: { type: 'string' } } } },
+      { ...base, _meta: { ui: { resourceUri: 'ui://x/app.html' } } }, { ...base, _meta: { ui: { visibility: ['app'] } } }, { ...base, _meta: { other: 1 } },
+      { ...base, execution: { taskSupport: 'required' as const } },
+      { ...base, futureField: 'a field of a later revision' } as Tool,
+    ]) {
       assert.notEqual(toolDefinitionHash(changed), toolDefinitionHash(base));
     }
   });

@@ -3,12 +3,19 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Root } from '@modelcontextprotocol/client';
-import { Emitter, LogLevel, McpHost, type HostOptions, type HostPorts, type Logger, type ServerConnection, type ServerState } from '../../src/core';
+import { Emitter, LogLevel, McpHost, type ApprovalStorage, type HostOptions, type HostPorts, type Logger, type ServerConnection, type ServerState } from '../../src/core';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 export const everythingBin = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const filesystemBin = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const fixtureServer = (name: string) => path.join(repoRoot, 'out/test/fixtures/servers', `${name}.js`);
+
+/** Storage like VS Code's Memento (values go through JSON, as they do on disk). */
+export class MemoryStorage implements ApprovalStorage {
+  private readonly values = new Map<string, string>();
+  get<T>(key: string): T | undefined { const v = this.values.get(key); return v === undefined ? undefined : JSON.parse(v) as T; }
+  async update(key: string, value: unknown): Promise<void> { if (value === undefined) this.values.delete(key); else this.values.set(key, JSON.stringify(value)); }
+}
 
 export class RecordingLogger implements Logger {
   readonly lines: { level: string; message: string }[] = [];

@@ -11,3 +11,4 @@ export * from './schemaSkeleton';
 export * from './serverInstructions';
 export * from './resultImages';
 export * from './tokenCount';
+export * from './programIdentity';

@@ -2,21 +2,26 @@
  * Whether a tool call (or a resource read for a model) needs the user's confirmation.
  *
  * Approvals the user gives in a confirmation are stored as structured records, never as patterns:
- * a tool approval names the server, the tool's exact name, the declaration scope of the server and
- * a hash of the tool's definition, so
+ * a tool approval names the server, the tool's exact name, the declaration scope, the identity of the
+ * program the declaration runs (see programIdentity.ts), who called (a model, or the server's own MCP
+ * App) and a hash of the tool's whole definition, so
  *  - a tool named `*` approved "always" stays that one tool;
- *  - a `tools/list_changed` that changes the tool's description, schema, title or annotations
- *    makes the next call ask again;
- *  - a workspace-declared server that takes the name of a user server inherits nothing (user-scope
- *    approvals live in the user store, workspace-scope ones in the workspace's own store, and each
- *    record also names its scope).
+ *  - a `tools/list_changed` that changes anything of the tool's definition (description, schemas,
+ *    annotations, `_meta` such as `ui`, execution…) makes the next call ask again;
+ *  - a different program under an approved name (an install link, a registry entry, a bundle, an
+ *    import, a hand edit, a workspace server named like a user server) inherits nothing, and
+ *    {@link ToolApprovals.prune} deletes the approvals of declarations that are gone or changed program;
+ *  - an app's call is asked separately from a model's: "always allow" given to a model does not let
+ *    the server's app run the tool unasked, nor the other way round (VS Code asks apps' calls apart too).
  *
- * The `mcpHost.tools.autoApprove` setting (user-only) keeps working for user-declared servers:
- * `server/*` allows every tool of that server, `server/tool` that exact name, bound on first use to
- * the definition it had then. `trustedServers` lets `readOnlyHint` count, again for user servers only.
+ * The `mcpHost.tools.autoApprove` setting (user-only) keeps working for user-declared servers and both
+ * callers: `server/*` allows every tool of that server, `server/tool` that exact name; each entry is
+ * bound on first use to the program the name ran then (and `server/tool` to the tool's definition), so
+ * a later program under the name asks. `trustedServers` lets `readOnlyHint` count, bound the same way.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
+import { canonicalJson } from './canonicalJson';
 
 export interface ApprovalSettings {
   readonly autoApprove: readonly string[];
@@ -28,12 +33,21 @@ export interface ApprovalSettings {
 /** Where a server was declared (VS Code: user settings, the workspace, a folder of it). */
 export type ServerScope = 'user' | 'workspace' | 'folder';
 
-/** A server as approvals see it: its name and where it was declared (`undefined`: unknown, always asks). */
+/** Who asks to run a tool: a language model (chat, the language-model tools, the tool runner) or the server's MCP App. */
+export type ToolCaller = 'model' | 'app';
+
+/** A server as approvals see it (`scope` or `program` undefined: unknown, always asks). */
 export interface ApprovalTarget {
   readonly server: string;
   readonly scope: ServerScope | undefined;
+  /** {@link programIdentity} id of the declaration that is in effect for the name now. */
+  readonly program?: string;
+  /** The workspace that identity is bound to, if any (kept with the record so another window's prune leaves it). */
+  readonly workspace?: string;
   /** The server runs in the OS sandbox right now (not merely declared so). */
   readonly sandboxed?: boolean;
+  /** Default `model`. */
+  readonly caller?: ToolCaller;
 }
 
 /**
@@ -52,6 +66,12 @@ export interface StoredApproval {
   readonly kind: ApprovalKind;
   readonly server: string;
   readonly scope: ServerScope;
+  /** The program identity the approval was given to. */
+  readonly program: string;
+  /** The workspace that identity was bound to (user servers whose program depends on the folder). */
+  readonly workspace?: string;
+  /** `app`: given to the server's app; absent: to models. */
+  readonly caller?: 'app';
   /** Exact tool name (kind `tool`). */
   readonly tool?: string;
   /** {@link toolDefinitionHash} of the tool when it was approved (kind `tool`). */
@@ -67,10 +87,23 @@ export interface ApprovalCheck {
   readonly approvedBy?: ApprovalReason;
   /** The tool was approved, but its definition changed since: say so when asking. */
   readonly changed?: boolean;
+  /** The user's settings allowed this name, but for another program than the one declared now. */
+  readonly programChanged?: boolean;
 }
 
-const APPROVALS_KEY = 'mcpHost.approvals';
-const BINDINGS_KEY = 'mcpHost.approvals.settingBindings';
+/** A declaration in effect now, as {@link ToolApprovals.prune} compares records with it. */
+export interface DeclaredProgram {
+  readonly scope: ServerScope;
+  readonly program: string;
+}
+
+// Records of earlier versions (bound to a name only) are under other keys and never read: they ask again.
+const APPROVALS_KEY = 'mcpHost.approvals.v2';
+const LEGACY_KEYS = ['mcpHost.approvals', 'mcpHost.approvals.settingBindings'];
+const BINDINGS_KEY = 'mcpHost.approvals.settingBindings.v2';
+
+/** What the settings entries were bound to on first use: `server` → program, `server/tool` → program and definition. */
+type Bindings = Record<string, { readonly program: string; readonly definition?: string }>;
 
 /** Whether `server/tool` is matched by one of `patterns` (a `*` tool part matches every tool). Used for `tools.disabled`. */
 export function matchesToolPattern(patterns: readonly string[], server: string, tool: string): boolean {
@@ -78,21 +111,14 @@ export function matchesToolPattern(patterns: readonly string[], server: string, 
 }
 
 /**
- * A stable hash of what the user saw and approved: name, title, description, input schema and
- * annotations (key order does not matter).
+ * A stable hash of the tool's whole definition as the server sent it (key order does not matter):
+ * everything in it may change what the tool does or where its output goes (`outputSchema`,
+ * `_meta.ui` making it app-only or giving it an app, `execution.taskSupport`, fields of later
+ * protocol revisions). Only `icons` is left out: a picture changes neither.
  */
 export function toolDefinitionHash(tool: Tool): string {
-  const { name, title, description, inputSchema, annotations } = tool;
-  return createHash('sha256').update(canonicalJson({ name, title, description, inputSchema, annotations })).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  const { icons: _icons, ...definition } = tool as Tool & { icons?: unknown };
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
 }
 
 export class ToolApprovals {
@@ -101,13 +127,15 @@ export class ToolApprovals {
   private store(scope: ServerScope): ApprovalStorage { return scope === 'user' ? this.storage.user : this.storage.workspace; }
   private records(scope: ServerScope): StoredApproval[] { return valid(this.store(scope).get<unknown>(APPROVALS_KEY)); }
   private mine(target: ApprovalTarget): StoredApproval[] {
-    const { server, scope } = target;
-    return scope ? this.records(scope).filter(a => a.server === server && a.scope === scope) : [];
+    const { server, scope, program } = target;
+    if (!scope || !program) return [];
+    const caller = target.caller === 'app' ? 'app' : undefined;
+    return this.records(scope).filter(a => a.server === server && a.scope === scope && a.program === program && a.caller === caller);
   }
 
   /** Whether calling `tool` of `target` needs a confirmation. */
   async checkTool(target: ApprovalTarget, tool: Tool, settings: ApprovalSettings): Promise<ApprovalCheck> {
-    if (!target.scope) return {};
+    if (!target.scope || !target.program) return {};
     const hash = toolDefinitionHash(tool);
     let changed = false;
     for (const a of this.mine(target)) {
@@ -118,23 +146,35 @@ export class ToolApprovals {
       }
     }
     // The settings are the user's own and name servers by name only: a workspace server that takes
-    // a user server's name must not match them.
+    // a user server's name must not match them, nor a program that came under the name later.
     if (target.scope === 'user') {
-      const { server } = target;
-      if (settings.autoApprove.includes(`${server}/*`) || settings.autoApprove.includes('*/*')) return { approvedBy: 'server' };
-      if (settings.autoApprove.includes(`${server}/${tool.name}`)) {
-        const bindings = { ...this.storage.user.get<Record<string, string>>(BINDINGS_KEY) };
-        const key = `${server}/${tool.name}`;
-        if (bindings[key] === undefined) {
-          bindings[key] = hash;
-          await this.storage.user.update(BINDINGS_KEY, bindings);
+      const { server, program } = target;
+      const bindings: Bindings = { ...readBindings(this.storage.user) };
+      let dirty = false;
+      // One program per name for all of the name's entries; each `server/tool` entry also keeps its definition.
+      const bound = (key: string, definition?: string): 'yes' | 'program' | 'definition' => {
+        for (const [k, d] of [[server, undefined], [key, definition]] as const) {
+          if (bindings[k] === undefined) { bindings[k] = d === undefined ? { program } : { program, definition: d }; dirty = true; }
         }
-        if (bindings[key] === hash) return { approvedBy: 'tool' };
-        changed = true;
-      }
-      if (tool.annotations?.readOnlyHint === true && settings.trustedServers.includes(server)) return { approvedBy: 'readOnly' };
+        if (bindings[server].program !== program || bindings[key].program !== program) return 'program';
+        return bindings[key].definition === definition ? 'yes' : 'definition';
+      };
+      let programChanged = false;
+      const allows = (key: string, definition?: string): boolean => {
+        const b = bound(key, definition);
+        if (b === 'program') programChanged = true;
+        if (b === 'definition') changed = true;
+        return b === 'yes';
+      };
+      let approvedBy: ApprovalReason | undefined;
+      if (settings.autoApprove.includes(`${server}/*`) || settings.autoApprove.includes('*/*')) approvedBy = allows(server) ? 'server' : undefined;
+      if (!approvedBy && settings.autoApprove.includes(`${server}/${tool.name}`)) approvedBy = allows(`${server}/${tool.name}`, hash) ? 'tool' : undefined;
+      if (!approvedBy && tool.annotations?.readOnlyHint === true && settings.trustedServers.includes(server)) approvedBy = allows(server) ? 'readOnly' : undefined;
       // User servers only: a workspace declaration writes its own sandbox rules and could widen them at will.
-      if (settings.autoApproveSandboxed === true && target.sandboxed === true) return { approvedBy: 'sandboxed' };
+      if (!approvedBy && settings.autoApproveSandboxed === true && target.sandboxed === true) approvedBy = 'sandboxed';
+      if (dirty) await this.storage.user.update(BINDINGS_KEY, bindings);
+      if (approvedBy) return { approvedBy };
+      if (programChanged) return changed ? { changed, programChanged } : { programChanged };
     }
     return changed ? { changed } : {};
   }
@@ -147,10 +187,10 @@ export class ToolApprovals {
 
   /** Whether models may read resources of `target` without asking. */
   resourcesApproved(target: ApprovalTarget): boolean {
-    return this.mine(target).some(a => a.kind === 'resources');
+    return this.mine({ ...target, caller: 'model' }).some(a => a.kind === 'resources');
   }
 
-  grantResources(target: ApprovalTarget): Promise<void> { return this.add(target, { kind: 'resources' }); }
+  grantResources(target: ApprovalTarget): Promise<void> { return this.add({ ...target, caller: 'model' }, { kind: 'resources' }); }
 
   /** Every stored approval, user store first. */
   all(): StoredApproval[] {
@@ -163,7 +203,44 @@ export class ToolApprovals {
     await this.store(approval.scope).update(APPROVALS_KEY, rest);
   }
 
-  /** Forgets every approval of both stores, and the definitions `tools.autoApprove` entries were bound to. */
+  /**
+   * Deletes the approvals whose declaration is gone or now runs another program. `declared` maps each
+   * name to its declaration per scope (a user server shadowed by a workspace one is still declared).
+   * A record bound to another workspace (a user server whose program depends on the folder) is judged
+   * by the window of that workspace, unless its name is no longer declared at all.
+   */
+  async prune(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, workspace: string, settings?: ApprovalSettings): Promise<void> {
+    if (settings) await this.bindSettings(declared, settings);
+    for (const scope of ['user', 'workspace'] as const) {
+      const records = this.records(scope);
+      const kept = records.filter(a => {
+        const now = declared(a.server, a.scope);
+        if (!now) return false;
+        if (a.workspace !== undefined && a.workspace !== workspace) return true;
+        return now.program === a.program;
+      });
+      if (kept.length !== records.length) await this.store(scope).update(APPROVALS_KEY, kept);
+    }
+    for (const key of LEGACY_KEYS) if (this.storage.user.get(key) !== undefined) await this.storage.user.update(key, undefined);
+    if (this.storage.workspace.get(LEGACY_KEYS[0]) !== undefined) await this.storage.workspace.update(LEGACY_KEYS[0], undefined);
+  }
+
+  /**
+   * Binds each server name the settings allow by name to the program its user declaration runs now,
+   * so a program that comes under the name later finds the name taken (not only on first use).
+   */
+  private async bindSettings(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, settings: ApprovalSettings): Promise<void> {
+    const names = new Set([...settings.autoApprove.map(p => p.slice(0, Math.max(0, p.lastIndexOf('/')))), ...settings.trustedServers]);
+    const bindings: Bindings = { ...readBindings(this.storage.user) };
+    let dirty = false;
+    for (const name of names) {
+      const now = name && name !== '*' ? declared(name, 'user') : undefined;
+      if (now && bindings[name] === undefined) { bindings[name] = { program: now.program }; dirty = true; }
+    }
+    if (dirty) await this.storage.user.update(BINDINGS_KEY, bindings);
+  }
+
+  /** Forgets every approval of both stores, and the programs and definitions `tools.autoApprove` entries were bound to. */
   async revokeAll(): Promise<void> {
     await this.storage.user.update(APPROVALS_KEY, undefined);
     await this.storage.user.update(BINDINGS_KEY, undefined);
@@ -171,25 +248,44 @@ export class ToolApprovals {
   }
 
   private async add(target: ApprovalTarget, what: Pick<StoredApproval, 'kind' | 'tool' | 'definition'>): Promise<void> {
-    const scope = target.scope;
-    if (!scope) return; // an undeclared server has nothing to bind an approval to
-    const record: StoredApproval = { ...what, server: target.server, scope, granted: new Date().toISOString() };
+    const { scope, program } = target;
+    if (!scope || !program) return; // an undeclared server has nothing to bind an approval to
+    const record: StoredApproval = {
+      ...what, server: target.server, scope, program,
+      ...(target.workspace !== undefined ? { workspace: target.workspace } : {}),
+      ...(target.caller === 'app' ? { caller: 'app' as const } : {}),
+      granted: new Date().toISOString(),
+    };
     const rest = this.records(scope).filter(a => !same(a, record));
     await this.store(scope).update(APPROVALS_KEY, [...rest, record]);
   }
 }
 
-/** Same server, scope, kind and tool (the definition and time may differ: the newer record replaces the older). */
+/** Same server, scope, program, caller, kind and tool (the definition and time may differ: the newer record replaces the older). */
 function same(a: StoredApproval, b: StoredApproval): boolean {
-  return a.kind === b.kind && a.server === b.server && a.scope === b.scope && a.tool === b.tool;
+  return a.kind === b.kind && a.server === b.server && a.scope === b.scope && a.program === b.program && a.workspace === b.workspace && a.caller === b.caller && a.tool === b.tool;
+}
+
+function readBindings(storage: ApprovalStorage): Bindings {
+  const raw = storage.get<unknown>(BINDINGS_KEY);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).filter(([, b]) => !!b && typeof b === 'object' && typeof (b as { program?: unknown }).program === 'string'
+    && ['string', 'undefined'].includes(typeof (b as { definition?: unknown }).definition))) as Bindings;
 }
 
 /** Stored values are read back defensively: anything malformed is ignored, never widened. */
 function valid(raw: unknown): StoredApproval[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter((a): a is StoredApproval => !!a && typeof a === 'object'
-    && ['tool', 'server', 'resources'].includes((a as StoredApproval).kind)
-    && typeof (a as StoredApproval).server === 'string'
-    && ['user', 'workspace', 'folder'].includes((a as StoredApproval).scope)
-    && ((a as StoredApproval).kind !== 'tool' || (typeof (a as StoredApproval).tool === 'string' && typeof (a as StoredApproval).definition === 'string')));
+  return raw.filter((a): a is StoredApproval => {
+    if (!a || typeof a !== 'object') return false;
+    const r = a as Record<string, unknown>;
+    return ['tool', 'server', 'resources'].includes(r.kind as string)
+      && typeof r.server === 'string'
+      && ['user', 'workspace', 'folder'].includes(r.scope as string)
+      && typeof r.program === 'string' && r.program !== ''
+      && (r.workspace === undefined || typeof r.workspace === 'string')
+      && (r.caller === undefined || r.caller === 'app')
+      && (r.kind !== 'tool' || (typeof r.tool === 'string' && typeof r.definition === 'string'))
+      && (r.kind !== 'resources' || r.caller === undefined);
+  });
 }

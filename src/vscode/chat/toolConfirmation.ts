@@ -22,17 +22,22 @@ export interface ToolCallRequest {
   readonly args: unknown;
   /** The tool had been approved, but its definition changed since. */
   readonly changed?: boolean;
+  /** The user's settings allowed this server name, but for another command or URL than it runs now. */
+  readonly programChanged?: boolean;
+  /** Who asks: a model (default) or the server's own MCP App, whose approvals are kept apart. */
+  readonly caller?: 'model' | 'app';
 }
 
 export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySnapshots, token?: vscode.CancellationToken): Promise<ToolDecision> {
   const server = pickText(r.server, 100), tool = pickText(r.tool.name, 100);
   const title = r.tool.title ?? r.tool.annotations?.title;
   const args = r.args && typeof r.args === 'object' && !Array.isArray(r.args) ? Object.entries(r.args as Record<string, unknown>) : [];
+  const app = r.caller === 'app';
   const items: Item<ToolDecision>[] = [
     { label: `$(close) ${vscode.l10n.t('Deny')}`, action: 'deny' },
     { label: `$(check) ${vscode.l10n.t('Allow once')}`, action: 'once' },
-    { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', tool)}`, description: vscode.l10n.t('from {0}', server), action: 'tool' },
-    { label: `$(server) ${vscode.l10n.t('Always allow every tool from "{0}"', server)}`, action: 'server' },
+    { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', tool)}`, description: app ? vscode.l10n.t('from {0}, when its app asks', server) : vscode.l10n.t('from {0}', server), action: 'tool' },
+    { label: `$(server) ${vscode.l10n.t('Always allow every tool from "{0}"', server)}`, description: app ? vscode.l10n.t('when its app asks') : undefined, action: 'server' },
     { label: `$(go-to-file) ${vscode.l10n.t('Show the full arguments')}`, action: 'show' },
     separator(vscode.l10n.t('Tool')),
     { label: tool, description: title ? vscode.l10n.t('title given by the server: {0}', pickText(title, 200)) : undefined, detail: r.tool.description ? pickText(r.tool.description) : undefined, action: 'show' },
@@ -42,9 +47,11 @@ export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySna
   for (;;) {
     const choice = await pick({
       title: vscode.l10n.t('MCP server "{0}" wants to run tool "{1}"', server, tool),
-      placeholder: r.changed
-        ? vscode.l10n.t('The tool changed its description or parameters since you allowed it: allow it again?')
-        : vscode.l10n.t('Deny, or allow this call ({0} argument(s), {1} characters)', args.length, JSON.stringify(r.args ?? {}).length),
+      placeholder: (app ? `${vscode.l10n.t('Its app asks (not a language model); approvals given to models do not count for it.')} ` : '') + (r.programChanged
+        ? vscode.l10n.t('Your settings allowed "{0}" when it ran another command or URL: allow this one?', server)
+        : r.changed
+          ? vscode.l10n.t('The tool changed its description or parameters since you allowed it: allow it again?')
+          : vscode.l10n.t('Deny, or allow this call ({0} argument(s), {1} characters)', args.length, JSON.stringify(r.args ?? {}).length)),
       items,
     }, token);
     if (choice !== 'show') return choice ?? 'deny';

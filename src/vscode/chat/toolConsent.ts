@@ -1,20 +1,27 @@
 /**
- * The one place that decides whether a model may use a server: tool calls (from @mcp and from the
- * `mcpHost_callTool` language-model tool) and resource reads (`mcpHost_readResource`). Approvals are
- * the core's structured records (see core/tools/toolApproval.ts), stored in globalState for servers
- * the user declared and in workspaceState for the workspace's own, bound to the declaration scope
- * the host controller reports for the server right now.
+ * The one place that decides whether a model or an MCP App may use a server: tool calls (from @mcp,
+ * the `mcpHost_callTool` language-model tool, the tool runner and apps) and resource reads
+ * (`mcpHost_readResource`). Approvals are the core's structured records (see
+ * core/tools/toolApproval.ts), stored in globalState for servers the user declared and in
+ * workspaceState for the workspace's own, bound to the declaration scope the host controller reports
+ * for the server right now and to the program that declaration runs; records of declarations that
+ * are gone or changed program are deleted whenever the servers setting changes.
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { ToolApprovals, type ApprovalTarget, type ServerScope } from '../../core';
+import { ToolApprovals, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
+import { SECTION } from '../config';
+import { workspaceIdentity } from '../inputs';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
+import { declaredProgram } from './declaredPrograms';
 import { confirmResourceRead, confirmToolCall } from './toolConfirmation';
 import { approvalSettings } from './toolSettings';
 
 export class ToolConsent implements vscode.Disposable {
   readonly approvals: ToolApprovals;
   private readonly snapshots = new ReadOnlySnapshots('mcp-host-consent');
+  private readonly disposables: vscode.Disposable[] = [];
+  private pruning: Promise<void> = Promise.resolve();
 
   constructor(
     state: { readonly globalState: vscode.Memento; readonly workspaceState: vscode.Memento },
@@ -22,16 +29,30 @@ export class ToolConsent implements vscode.Disposable {
     private readonly isSandboxed: (server: string) => boolean = () => false,
   ) {
     this.approvals = new ToolApprovals({ user: state.globalState, workspace: state.workspaceState });
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration(e => {
+      if (['servers', 'tools.autoApprove', 'trustedServers'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
+    }));
+    void this.prune();
   }
 
-  private target(server: string): ApprovalTarget { return { server, scope: this.scopeOf(server), sandboxed: this.isSandboxed(server) }; }
+  /** Deletes the approvals of declarations that are gone or run another program now, binds the names the settings allow (serialised). */
+  prune(): Promise<void> {
+    this.pruning = this.pruning.then(() => this.approvals.prune(declaredProgram, workspaceIdentity(), approvalSettings())).catch(() => undefined);
+    return this.pruning;
+  }
+
+  private target(server: string, caller: ToolCaller = 'model'): ApprovalTarget {
+    const scope = this.scopeOf(server);
+    const declared = scope && declaredProgram(server, scope);
+    return { server, scope, program: declared?.program, workspace: declared?.workspace, sandboxed: this.isSandboxed(server), caller };
+  }
 
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
-  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken): Promise<string | undefined> {
-    const target = this.target(server);
+  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model'): Promise<string | undefined> {
+    const target = this.target(server, caller);
     const check = await this.approvals.checkTool(target, tool, approvalSettings());
     if (check.approvedBy) return check.approvedBy;
-    const decision = await confirmToolCall({ server, tool, args, changed: check.changed }, this.snapshots, token);
+    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller }, this.snapshots, token);
     if (decision === 'deny') return undefined;
     if (decision === 'tool' || decision === 'server') await this.approvals.grantTool(target, tool, decision);
     return `user:${decision}`;
@@ -46,5 +67,8 @@ export class ToolConsent implements vscode.Disposable {
     return decision !== 'deny';
   }
 
-  dispose(): void { this.snapshots.dispose(); }
+  dispose(): void {
+    this.snapshots.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
 }

@@ -89,7 +89,7 @@ export class ToolInvoker implements vscode.Disposable {
     if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
 
     // Every caller goes through our own per-(server, tool) consent, whatever VS Code decided about the caller.
-    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token);
+    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token, req.caller);
     if (!approvedBy) return finish('denied', vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
     if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
 

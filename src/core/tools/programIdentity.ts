@@ -1,0 +1,62 @@
+/**
+ * The identity of the program a server declaration runs, which every stored approval is bound to.
+ *
+ * A server name says nothing about what runs: an install link, a registry entry, a bundle, an import
+ * or a hand edit can put a different program under a name the user once approved. So an approval
+ * names the program: for a local server its command, arguments, working folder, environment and env
+ * file (each can change what runs: `NODE_OPTIONS`, a bundle's folder); for a remote one its URL. Plus
+ * where it was declared (user, or which workspace), and, for a user declaration whose program
+ * depends on the open folder (`${workspaceFolder}`, a relative `cwd`, `envFile` or command path),
+ * which workspace that was. What does not change the program is left out (headers, timeouts, roots,
+ * sandbox and dev options, `disabled`). Only a SHA-256 of it is ever stored, so a secret written
+ * into an argument or the URL is not kept in plain form.
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { relativePathUse, workspaceVariableIn } from '../config/trust';
+import { canonicalJson } from './canonicalJson';
+
+/** Where a declaration lives: its scope and, for `workspace`/`folder`, the open workspace (its file or first folder URI). */
+export interface DeclarationPlace {
+  readonly scope: 'user' | 'workspace' | 'folder';
+  /** The open workspace's identity; ignored for a user declaration that does not depend on it. */
+  readonly workspace?: string;
+}
+
+export interface ProgramIdentity {
+  /** SHA-256 (hex) of the program and its place. */
+  readonly id: string;
+  /** The workspace the identity is bound to, when it is bound to one. */
+  readonly workspace?: string;
+}
+
+/** The identity of a raw `mcpHost.servers` entry declared at `place`; undefined when it is not a declaration at all. */
+export function programIdentity(declaration: unknown, place: DeclarationPlace): ProgramIdentity | undefined {
+  if (!declaration || typeof declaration !== 'object' || Array.isArray(declaration)) return undefined;
+  const d = declaration as Record<string, unknown>;
+  const program = typeof d.url === 'string'
+    ? { remote: d.url.trim() }
+    : { command: d.command, args: d.args, cwd: d.cwd, env: d.env, envFile: d.envFile };
+  const bound = place.scope !== 'user' || dependsOnWorkspace(program);
+  const workspace = bound ? place.workspace ?? '' : undefined;
+  const id = createHash('sha256').update(canonicalJson({ program, scope: place.scope, workspace })).digest('hex');
+  return workspace === undefined ? { id } : { id, workspace };
+}
+
+/** Whether the same text runs a different program in another workspace (see config/trust.ts). */
+function dependsOnWorkspace(program: Record<string, unknown>): boolean {
+  const strings: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') strings.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(program);
+  if (strings.some(s => workspaceVariableIn(s) !== undefined)) return true;
+  // A path that starts with a variable (`${userHome}/…`) is rooted by it, not by the folder.
+  const relative = (field: 'command' | 'cwd' | 'envFile') => {
+    const v = program[field];
+    return typeof v === 'string' && v !== '' && !v.startsWith('${') && !path.isAbsolute(v) && relativePathUse(field, v, v) !== undefined;
+  };
+  return relative('command') || relative('cwd') || relative('envFile');
+}

@@ -1,0 +1,166 @@
+/**
+ * Consent belongs to a program, not to a name (issue 28, item 3), played against real processes of
+ * the hostile fixture server (test/fixtures/servers/shapeshifting.ts): the user approves the server
+ * declared as "evil", then another program takes the name; an approved tool gains an app, becomes
+ * app-only or gets an output schema; the server's app calls a tool approved for models.
+ * The targets are built as ToolConsent builds them: the declaration's `programIdentity` and scope.
+ */
+import * as assert from 'node:assert/strict';
+import type { Tool } from '@modelcontextprotocol/client';
+import { programIdentity, ToolApprovals, type ApprovalTarget, type DeclaredProgram, type McpHost, type ServerScope } from '../../src/core';
+import { createTestHost, fixtureServer, MemoryStorage, node, waitFor, waitForState } from './helpers';
+
+const noSettings = { autoApprove: [], trustedServers: [] };
+
+/** The approval target of `declaration` declared as "evil" in user settings (what ToolConsent computes). */
+function userTarget(declaration: unknown, caller?: 'model' | 'app'): ApprovalTarget {
+  const identity = programIdentity(declaration, { scope: 'user', workspace: 'file:///home/user/project' })!;
+  return { server: 'evil', scope: 'user', program: identity.id, workspace: identity.workspace, ...(caller ? { caller } : {}) };
+}
+
+describe('consent belongs to a program, not to a name (hostile server)', function () {
+  this.timeout(60_000);
+  let host: McpHost;
+  const first = node(fixtureServer('shapeshifting'));
+  // Another program under the same name: same tools, same definitions; only what runs differs.
+  const later = { ...node(fixtureServer('shapeshifting'), '--installed-later'), env: { FIXTURE_ORIGIN: 'an install link' } };
+
+  async function run(declaration: unknown): Promise<(name: string) => Tool> {
+    await host.apply({ evil: declaration });
+    const conn = host.require('evil');
+    await waitForState(conn, 'running');
+    await waitFor(() => conn.tool('wipe'), 'the tools of evil');
+    return name => { const t = conn.tool(name); assert.ok(t, `evil offers ${name}`); return t; };
+  }
+
+  beforeEach(() => { ({ host } = createTestHost()); });
+  afterEach(() => host.shutdown());
+
+  it('a different program declared later under an approved name is asked again; the old approvals are revoked', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    let tool = await run(first);
+    const a = userTarget(first);
+    const settings = { autoApprove: ['evil/*', 'evil/greet'], trustedServers: ['evil'] };
+    assert.equal((await approvals.checkTool(a, tool('wipe'), settings)).approvedBy, 'server', 'the settings entry binds to the first program on first use');
+    await approvals.grantTool(a, tool('wipe'), 'server');
+    await approvals.grantTool(a, tool('greet'), 'tool');
+    await approvals.grantResources(a);
+    assert.equal((await approvals.checkTool(a, tool('wipe'), noSettings)).approvedBy, 'server');
+
+    tool = await run(later);
+    const b = userTarget(later);
+    assert.notEqual(b.program, a.program);
+    assert.deepEqual(await approvals.checkTool(b, tool('wipe'), noSettings), {}, '"every tool of evil" was given to another program');
+    assert.deepEqual(await approvals.checkTool(b, tool('greet'), noSettings), {}, 'the same definition, another program');
+    assert.equal(approvals.resourcesApproved(b), false);
+    assert.deepEqual(await approvals.checkTool(b, tool('wipe'), settings), { programChanged: true }, 'the settings name "evil" meant the first program');
+    assert.deepEqual(await approvals.checkTool(b, tool('greet'), settings), { programChanged: true });
+
+    // The declaration now runs `later`: the approvals given to `first` are deleted, so going back asks too.
+    const declared = (server: string, scope: ServerScope): DeclaredProgram | undefined => server === 'evil' && scope === 'user' ? { scope, program: b.program! } : undefined;
+    await approvals.prune(declared, 'file:///home/user/project');
+    assert.deepEqual(approvals.all(), []);
+    tool = await run(first);
+    assert.deepEqual(await approvals.checkTool(a, tool('wipe'), noSettings), {});
+    assert.equal(approvals.resourcesApproved(a), false);
+
+    // Approving the later program explicitly binds to it.
+    await approvals.grantTool(b, tool('wipe'), 'server');
+    assert.equal((await approvals.checkTool(b, tool('wipe'), noSettings)).approvedBy, 'server');
+    assert.deepEqual(await approvals.checkTool(a, tool('wipe'), noSettings), {});
+  });
+
+  it('the names the settings allow are bound to the program declared when the settings are read, before any call', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const settings = { autoApprove: ['evil/greet'], trustedServers: [] };
+    const a = userTarget(first);
+    await approvals.prune((server, scope) => server === 'evil' && scope === 'user' ? { scope, program: a.program! } : undefined, 'file:///home/user/project', settings);
+    // No tool of the first program ever ran; then another program takes the name.
+    const tool = await run(later);
+    assert.deepEqual(await approvals.checkTool(userTarget(later), tool('greet'), settings), { programChanged: true });
+  });
+
+  it('a removed declaration takes its approvals along; a folder-bound user approval of another window stays for it', async () => {
+    const store = new MemoryStorage();
+    const approvals = new ToolApprovals({ user: store, workspace: new MemoryStorage() });
+    const tool = await run(first);
+    const here = userTarget(first);
+    // A user server whose program is the open folder's own file: another folder runs other code.
+    const folderBound = { command: 'node', args: ['${workspaceFolder}/server.js'] };
+    const inA = programIdentity(folderBound, { scope: 'user', workspace: 'file:///a' })!;
+    const inB = programIdentity(folderBound, { scope: 'user', workspace: 'file:///b' })!;
+    assert.notEqual(inA.id, inB.id);
+    assert.equal(inA.workspace, 'file:///a');
+    await approvals.grantTool(here, tool('wipe'), 'server');
+    await approvals.grantTool({ server: 'local', scope: 'user', program: inA.id, workspace: inA.workspace }, tool('wipe'), 'server');
+    assert.deepEqual(await approvals.checkTool({ server: 'local', scope: 'user', program: inB.id, workspace: inB.workspace }, tool('wipe'), noSettings), {}, 'opened in folder b: asks');
+
+    // The window of folder b prunes: "local" still declared, its record belongs to folder a's window.
+    const both = (server: string, scope: ServerScope): DeclaredProgram | undefined =>
+      scope !== 'user' ? undefined : server === 'evil' ? { scope, program: here.program! } : server === 'local' ? { scope, program: inB.id } : undefined;
+    await approvals.prune(both, 'file:///b');
+    assert.deepEqual(approvals.all().map(r => r.server), ['evil', 'local']);
+    // The user removes both declarations.
+    await approvals.prune(() => undefined, 'file:///b');
+    assert.deepEqual(approvals.all(), []);
+  });
+
+  it('an approved tool that gains an app, becomes app-only or gets an output schema is asked again', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const tool = await run(first);
+    const user = userTarget(first);
+    for (const change of [{ ui: 'app' }, { output: true }, { ui: 'app-only' }]) {
+      await approvals.grantTool(user, tool('greet'), 'tool');
+      assert.equal((await approvals.checkTool(user, tool('greet'), noSettings)).approvedBy, 'tool');
+      const before = JSON.stringify(tool('greet'));
+      await host.require('evil').callTool('rewrite-greet', change);
+      await waitFor(() => JSON.stringify(tool('greet')) !== before, `greet changed by ${JSON.stringify(change)}`);
+      assert.deepEqual(await approvals.checkTool(user, tool('greet'), noSettings), { changed: true }, JSON.stringify(change));
+    }
+    assert.deepEqual((tool('greet')._meta as { ui?: unknown } | undefined)?.ui, { resourceUri: 'ui://evil/greet.html', visibility: ['app'] });
+    assert.ok(tool('greet').outputSchema, 'greet has an output schema now');
+  });
+
+  it('an app\'s call is asked apart from a model\'s: neither approval counts for the other', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const tool = await run(first);
+    const model = userTarget(first), app = userTarget(first, 'app');
+    await approvals.grantTool(model, tool('wipe'), 'server');
+    await approvals.grantTool(model, tool('greet'), 'tool');
+    assert.deepEqual(await approvals.checkTool(app, tool('wipe'), noSettings), {}, 'the app asks although models may run every tool');
+    assert.deepEqual(await approvals.checkTool(app, tool('greet'), noSettings), {});
+    await approvals.grantTool(app, tool('*'), 'tool');
+    assert.equal((await approvals.checkTool(app, tool('*'), noSettings)).approvedBy, 'tool');
+    await approvals.revoke(approvals.all().find(r => r.kind === 'server')!);
+    assert.deepEqual(await approvals.checkTool(model, tool('*'), noSettings), {}, 'the app\'s approval does not count for models');
+    // The user's own settings name the tool for both callers.
+    assert.equal((await approvals.checkTool(app, tool('greet'), { autoApprove: ['evil/greet'], trustedServers: [] })).approvedBy, 'tool');
+  });
+});
+
+describe('program identity of a declaration', () => {
+  const id = (d: unknown, scope: ServerScope = 'user', workspace = 'file:///w') => programIdentity(d, { scope, workspace })!.id;
+  const local = { command: '/usr/bin/node', args: ['/opt/server.js', '--token', 'ghp_secretvalue123'], env: { A: '1' }, cwd: '/opt' };
+  const remote = { type: 'http', url: 'https://mcp.example.com/mcp?key=sk-secret', headers: { Authorization: 'Bearer one' } };
+
+  it('changes with what runs (command, args, cwd, env, envFile, URL), scope and workspace; not with headers, timeouts, roots or sandbox', () => {
+    for (const other of [{ ...local, command: '/usr/bin/python3' }, { ...local, args: ['/opt/evil.js'] }, { ...local, cwd: '/tmp' },
+      { ...local, env: { NODE_OPTIONS: '--require /tmp/x.js' } }, { ...local, envFile: '/tmp/.env' }]) assert.notEqual(id(other), id(local), JSON.stringify(other));
+    assert.notEqual(id({ ...remote, url: 'https://mcp.example.com/other' }), id(remote));
+    for (const same of [{ ...local, timeout: 5, roots: ['/x'], sandbox: true, disabled: true, dev: { watch: '**' } }, { ...local, env: { A: '1' }, args: [...local.args] }]) assert.equal(id(same), id(local));
+    assert.equal(id({ ...remote, headers: { Authorization: 'Bearer two' }, type: 'sse' }), id(remote), 'credentials and transport flavour are not the program');
+    assert.notEqual(id(local, 'workspace'), id(local, 'user'));
+    assert.notEqual(id(local, 'workspace', 'file:///a'), id(local, 'workspace', 'file:///b'));
+    assert.equal(id(local, 'user', 'file:///a'), id(local, 'user', 'file:///b'), 'a user server with absolute paths is the same program in every workspace');
+    assert.notEqual(id({ ...local, cwd: 'tools' }, 'user', 'file:///a'), id({ ...local, cwd: 'tools' }, 'user', 'file:///b'), 'a relative cwd runs the folder\'s files');
+    assert.equal(programIdentity('not a declaration', { scope: 'user' }), undefined);
+  });
+
+  it('holds no secret in plain form', () => {
+    for (const d of [local, remote]) {
+      const shown = JSON.stringify(programIdentity(d, { scope: 'workspace', workspace: 'file:///w' }));
+      assert.doesNotMatch(shown, /secret|ghp_|Bearer/);
+      assert.match(programIdentity(d, { scope: 'user' })!.id, /^[0-9a-f]{64}$/);
+    }
+  });
+});
