@@ -6,7 +6,8 @@
  * when VS Code knows the scope, which this reader does not rely on.
  */
 import * as vscode from 'vscode';
-import { effectiveSetting } from '../core';
+// The policy module itself, not the core index: early.js reads settings too and must not pull in the SDK.
+import { effectiveSetting } from '../core/config/settingsPolicy';
 
 export const SECTION = 'mcpHost';
 
