@@ -10,10 +10,11 @@ describe('budgets in VS Code', function () {
 
   before(async () => {
     api = await declareServers({
-      flooding: nodeServer(fixture('flooding')),
+      // Not 'flooding': autoApprove entries bind a name to the first program it ran, and the result budget suite runs another program under that name.
+      flooder: nodeServer(fixture('flooding')),
       endless: { ...nodeServer(fixture('flooding')), env: { FIXTURE_ENDLESS_PAGES: '1' } },
     });
-    await waitState(api.host.require('flooding'), 'running');
+    await waitState(api.host.require('flooder'), 'running');
   });
   after(async () => {
     await setSetting('mcpHost.tools.autoApprove', undefined);
@@ -21,10 +22,10 @@ describe('budgets in VS Code', function () {
   });
 
   it('the tool activity log keeps a cut of a 1 MB result, not the result', async () => {
-    await setSetting('mcpHost.tools.autoApprove', ['flooding/*']);
+    await setSetting('mcpHost.tools.autoApprove', ['flooder/*']);
     const logged = api.toolActivity.length;
     const token = new vscode.CancellationTokenSource().token;
-    const r = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'flooding', tool: 'big', arguments: { bytes: 1_000_000 } }, toolInvocationToken: undefined }, token);
+    const r = await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: 'flooder', tool: 'big', arguments: { bytes: 1_000_000 } }, toolInvocationToken: undefined }, token);
     const forModel = r.content.map(p => (p as vscode.LanguageModelTextPart).value ?? '').join('');
     const entry = await waitFor(() => api.toolActivity.slice(logged).find(e => e.tool === 'big'), 10_000, 'the activity entry');
     assert.equal(entry.outcome, 'ok');
