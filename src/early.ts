@@ -14,8 +14,10 @@ import type { EarlyBundle } from './vscode/lazy/contract';
 
 export const start: EarlyBundle['start'] = ledgerDir => {
   // What a previous host of this editor left running (killed, crashed) ends now; another live window's servers stay.
-  void sweepLeftovers(ledgerDir);
-  keepLedgerIn(ledgerDir);
+  if (ledgerDir) {
+    void sweepLeftovers(ledgerDir);
+    keepLedgerIn(ledgerDir);
+  }
   const processes = new EarlyProcesses();
   const ready = startEarlyProcesses(readServers().allowed, variableContext(), sandboxAll(), processes);
   return { processes, ready };

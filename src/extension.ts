@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   // Whatever needs the host first (activation being over, a command, a view, a tool, the API) loads it,
   // and every load starts the early bundle first: the local servers that need no question boot while
   // the host bundle evaluates the SDK, then the host takes them over.
-  const load = (): Promise<LoadedHost> => loaded ??= startEarly(ledgerDir(context.globalStorageUri.fsPath)).then(() => {
+  const load = (): Promise<LoadedHost> => loaded ??= startEarly(context.globalStorageUri && ledgerDir(context.globalStorageUri.fsPath)).then(() => {
     // Synchronous from here on: between retiring the command proxies and the host registering the
     // real commands nothing else runs, so no command is ever missing.
     const bundle = require(path.join(__dirname, HOST_BUNDLE_FILE)) as HostBundle;
@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
  * Runs the early bundle. Never fails the start: without it the host spawns the servers a few tens of
  * milliseconds later, and says why in its log.
  */
-async function startEarly(ledger: string): Promise<void> {
+async function startEarly(ledger: string | undefined): Promise<void> {
   try {
     const started = (require(path.join(__dirname, EARLY_BUNDLE_FILE)) as EarlyBundle).start(ledger);
     early = started;

@@ -44,7 +44,7 @@ const hostLoadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStar
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
   // This bundle has its own copy of the ledger module: every launch it makes is written down too.
-  keepLedgerIn(ledgerDir(context.globalStorageUri.fsPath));
+  if (context.globalStorageUri) keepLedgerIn(ledgerDir(context.globalStorageUri.fsPath));
   const earlyProcesses = early && 'processes' in early ? early.processes : undefined;
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();

@@ -28,7 +28,7 @@ export interface EarlyStartup {
 
 export interface EarlyBundle {
   /** `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left. */
-  start(ledgerDir: string): EarlyStartup;
+  start(ledgerDir?: string): EarlyStartup;
 }
 
 /** The launch ledger's folder under the extension's global storage (core/connection/processLedger.ts). */
