@@ -157,3 +157,81 @@ describe('lifecycle: the servers die with their host', function () {
     await waitFor(() => !running(alive.pids.other.pid), 'the live host\'s server gone with it', 15_000);
   });
 });
+
+describe('lifecycle: stop, restart and dispose during a start end its process at once', function () {
+  this.timeout(60_000);
+
+  /** A server that never answers initialize, with an hour to do it: only a cancel can end its start. */
+  const hangingStart = (m: string) => ({ ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' }, startTimeout: 3600 });
+
+  async function startingServer(m: string) {
+    const t = createTestHost();
+    const applied = t.host.apply({ h: hangingStart(m) });
+    const [pid] = await waitFor(() => { const p = processesWith(m); return p.length ? p : undefined; }, 'the server process spawned');
+    const conn = t.host.require('h');
+    assert.equal(conn.state, 'starting');
+    return { ...t, conn, pid, applied };
+  }
+
+  it('stop: the process is gone within 2 s, and the state stays stopped', async () => {
+    const m = marker();
+    const { host, conn, pid, applied } = await startingServer(m);
+    try {
+      const states: string[] = [];
+      conn.onDidChangeState(e => states.push(e.state));
+      await conn.stop();
+      assert.equal(conn.state, 'stopped');
+      await waitFor(() => !running(pid), 'the starting process gone', 2000);
+      await applied;
+      await new Promise(r => setTimeout(r, 300));
+      assert.deepEqual(states, ['stopped'], 'no late state change from the cancelled start');
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('restart: the first process is gone before the second one runs; never two copies', async () => {
+    const m = marker();
+    const { host, conn, pid } = await startingServer(m);
+    try {
+      let most = 0;
+      const sampler = setInterval(() => { most = Math.max(most, processesWith(m).length); }, 20);
+      const restarted = conn.restart();
+      const [second] = await waitFor(() => { const p = processesWith(m).filter(p => p !== pid); return p.length ? p : undefined; }, 'the second process spawned', 10_000);
+      await new Promise(r => setTimeout(r, 300));
+      clearInterval(sampler);
+      assert.equal(running(pid), false, 'the first start\'s process is gone');
+      assert.ok(running(second));
+      assert.equal(most, 1, 'at most one copy at any time');
+      assert.equal(conn.state, 'starting');
+      await conn.stop();
+      await restarted;
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('dispose: the process is gone within 2 s', async () => {
+    const m = marker();
+    const { host, conn, pid } = await startingServer(m);
+    try {
+      conn.dispose();
+      await waitFor(() => !running(pid), 'the starting process gone', 2000);
+    } finally { await host.shutdown(); }
+  });
+
+  it('shutdown stops every server although their loggers throw (a closed log channel)', async () => {
+    const m = marker();
+    let closed = false;
+    const throwing = () => { if (closed) throw new Error('Channel has been closed'); };
+    const logger = { trace: throwing, debug: throwing, info: throwing, warn: throwing, error: throwing };
+    const { host } = createTestHost({ createLogger: () => logger });
+    await host.apply({
+      a: node(fixtureServer('crashing'), m),
+      b: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_IGNORE_EOF: '1' } },
+      c: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_IGNORE_SIGTERM: '1' } },
+    });
+    assert.equal(processesWith(m).length, 3);
+    closed = true;
+    await host.shutdown();
+    assert.deepEqual(processesWith(m), [], 'every server process is gone when shutdown resolves');
+  });
+});

@@ -303,7 +303,7 @@ export class ServerConnection extends ConnectionRequests {
   }
 
   private startContext(): StartContext {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context reads and writes the connection's live fields
+    // The context reads and writes the connection's live fields.
     const self = this;
     return {
       name: this.name, declaration: this._declaration, ports: this.options.ports, logger: this.logger, budget: this.budget, cache: this.cache,

@@ -35,14 +35,15 @@ export async function connect(ctx: StartContext, attempt: StartAttempt, prepared
     const kind = kinds[i];
     attempt.check();
     const opened = openTransport(ctx, prepared, kind, session);
-    const release = attempt.own(() => opened.client.close());
+    // The transport too: while the SDK is in the middle of its era probe, closing the client alone does not reach it.
+    const release = attempt.own(() => closeBoth(opened));
     const timeoutMs = ctx.startTimeoutMs();
     try {
       await handshake(attempt, opened.client, opened.wire, timeoutMs);
       return { ...opened, session, release };
     } catch (err) {
       release();
-      await opened.client.close().catch(() => {});
+      await closeBoth(opened);
       if (err instanceof StartCancelled || attempt.cancelled) return { kind: 'cancelled' };
       if (err instanceof StartTimedOut) {
         return { kind: 'failed', message: `Did not start within ${formatDuration(timeoutMs)} (no answer to initialize); the server was stopped. Raise "startTimeout" if it needs longer.` };
@@ -91,6 +92,10 @@ function describeStartError(err: unknown, kind: string, url: string | undefined)
   if (network) return `Could not connect: ${network}.`;
   const text = errorText(err);
   return /^Could not start\b/.test(text) ? text : `Could not start: ${text}`;
+}
+
+async function closeBoth(opened: OpenedTransport): Promise<void> {
+  await Promise.all([opened.client.close().catch(() => {}), opened.inner.close().catch(() => {})]);
 }
 
 export function isConnected(c: Connected | StartOutcome): c is Connected {
