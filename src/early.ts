@@ -6,12 +6,18 @@
  * bundle evaluates the SDK's schemas; the host then takes each process over (core/connection/earlyProcesses.ts).
  */
 import { EarlyProcesses, startEarlyProcesses } from './core/connection/earlyProcesses';
+import { keepLedgerIn, sweepLeftovers } from './core/connection/processLedger';
 import { readServers } from './vscode/config';
 import { sandboxAll } from './vscode/sandbox';
 import { variableContext } from './vscode/variables';
 import type { EarlyBundle } from './vscode/lazy/contract';
 
-export const start: EarlyBundle['start'] = () => {
+export const start: EarlyBundle['start'] = ledgerDir => {
+  // What a previous host of this editor left running (killed, crashed) ends now; another live window's servers stay.
+  if (ledgerDir) {
+    void sweepLeftovers(ledgerDir);
+    keepLedgerIn(ledgerDir);
+  }
   const processes = new EarlyProcesses();
   const ready = startEarlyProcesses(readServers().allowed, variableContext(), sandboxAll(), processes);
   return { processes, ready };

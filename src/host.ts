@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { HostBundle, LoadedHost } from './vscode/lazy/contract';
-import { SERVERS_VIEW_ID } from './vscode/lazy/contract';
+import { ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
+import { keepLedgerIn } from './core/connection/processLedger';
 import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
 import { registerLanguageModelTools } from './vscode/chat/lmTools';
@@ -42,6 +43,8 @@ declare const __mcpHostLoadStart: number | undefined;
 const hostLoadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : undefined;
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
+  // This bundle has its own copy of the ledger module: every launch it makes is written down too.
+  if (context.globalStorageUri) keepLedgerIn(ledgerDir(context.globalStorageUri.fsPath));
   const earlyProcesses = early && 'processes' in early ? early.processes : undefined;
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();

@@ -14,6 +14,7 @@ export { McpHost, type HostOptions, type ApplyResult, type CatalogChange, type O
 export { ServerConnection, type ServerState, type StateChange, type CallOptions, type ConnectionOptions, type ToolCallOptions } from './connection/serverConnection';
 export { CONNECTION_CLOSED, isResourceNotFound, REQUEST_TIMEOUT, ServerError } from './connection/errors';
 export { defaultRestartOptions, type RestartOptions } from './connection/restartPolicy';
+export { keepLedgerIn, sweepLeftovers } from './connection/processLedger';
 export { EarlyProcesses, startEarlyProcesses, startsEarly, type EarlyStart, type StartedProcess } from './connection/earlyProcesses';
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';

@@ -10,7 +10,7 @@ import { parseServers } from '../config/parse';
 import { resolveDeclaration } from '../config/resolve';
 import type { ServerDeclaration, VariableContext } from '../config/types';
 import { wantsSandbox } from '../sandbox/launch';
-import { terminateTree } from './processTree';
+import { snapshotTree, terminateTree } from './processTree';
 import { launchKey, spawnStdio, type StdioLaunch } from './stdioSpawn';
 
 /** A process handed to a connection: spawned (or spawning) for the same launch, not exited. */
@@ -102,6 +102,7 @@ export async function startEarlyProcesses(raw: unknown, ctx: VariableContext, sa
 /** Closes stdin (a well-behaved server exits on it), then SIGTERM and SIGKILL to its process group. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.pid === undefined) return; // never ran
+  const seen = snapshotTree(child);
   try { child.stdin?.end(); } catch { /* already closed */ }
-  await terminateTree(child, 2000);
+  await terminateTree(child, 2000, seen);
 }

@@ -1,12 +1,22 @@
-/** Kills a child and everything it started: servers launched via `npx`/shells leave grandchildren. */
+/**
+ * Kills a child and everything it started: servers launched via `npx`/shells leave grandchildren,
+ * and helpers started with `setsid` leave the process group.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { forgetLaunch, launchToken } from './processLedger';
+import { launchProcesses, processStartTime } from './processScan';
 import { windowsSystemProgram } from './windowsCommand';
 
 /**
  * On POSIX the child is started as a process-group leader (`detached`), so signalling the negative
- * pid reaches the whole group. On Windows `taskkill /T` walks the tree.
+ * pid reaches the whole group; on Linux every process carrying the launch's token (or descending
+ * from one) is signalled too, whatever its session. On Windows `taskkill /T` walks the tree.
  */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', seen?: readonly SeenProcess[]): void {
+  signalTree(child, signal, launchMembers(child, seen));
+}
+
+function signalTree(child: ChildProcess, signal: NodeJS.Signals, members: readonly number[]): void {
   const pid = child.pid;
   if (pid === undefined) return;
   if (process.platform === 'win32') {
@@ -16,15 +26,49 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   }
   try { process.kill(-pid, signal); } catch { /* group already gone */ }
   try { child.kill(signal); } catch { /* already exited */ }
+  for (const other of members) try { process.kill(other, signal); } catch { /* gone */ }
+}
+
+/** A process seen in a launch's tree: its pid and start time, so a later process reusing the pid is left alone. */
+export interface SeenProcess { readonly pid: number; readonly start: string }
+
+/**
+ * What is left of the launch besides its group (Linux): its token's processes, the leader's
+ * descendants while the leader is ours, and those `seen` earlier that are still the same processes.
+ */
+function launchMembers(child: ChildProcess, seen: readonly SeenProcess[] = []): number[] {
+  const token = launchToken(child);
+  const alive = child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+  const roots = [...(alive ? [child.pid!] : []), ...seen.filter(p => processStartTime(p.pid) === p.start).map(p => p.pid)];
+  return token || roots.length ? launchProcesses(new Set(token ? [token] : []), roots) : [];
+}
+
+/**
+ * The launch's processes now, before stdin closes: a polite server exits on EOF at once, and its
+ * helpers that left both its session and its environment are found after that only through this.
+ */
+export function snapshotTree(child: ChildProcess): SeenProcess[] {
+  return launchMembers(child).flatMap(pid => { const start = processStartTime(pid); return start ? [{ pid, start }] : []; });
+}
+
+/** SIGKILL what is left of the launch until nothing is, then forget it (a process may fork while we signal). */
+export async function finishTree(child: ChildProcess, seen?: readonly SeenProcess[]): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    const members = launchMembers(child, seen);
+    signalTree(child, 'SIGKILL', members);
+    if (!members.length) break;
+    await new Promise(r => setTimeout(r, 20));
+  }
+  forgetLaunch(child);
 }
 
 /** SIGTERM the tree, then SIGKILL after `graceMs` unless the group leader exited. Resolves when the leader is gone. */
-export async function terminateTree(child: ChildProcess, graceMs = 2000): Promise<void> {
+export async function terminateTree(child: ChildProcess, graceMs = 2000, seen?: readonly SeenProcess[]): Promise<void> {
   const exited = new Promise<void>(resolve => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
-  killTree(child, 'SIGTERM');
+  killTree(child, 'SIGTERM', seen);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
     exited.then(() => false),
@@ -32,6 +76,6 @@ export async function terminateTree(child: ChildProcess, graceMs = 2000): Promis
   ]);
   clearTimeout(timer);
   // Even if the leader exited, grandchildren may ignore SIGTERM: always sweep the group.
-  killTree(child, 'SIGKILL');
+  await finishTree(child, seen);
   if (timedOut) await exited;
 }

@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { newLaunchToken, trackLaunch } from './processLedger';
+import { LAUNCH_TOKEN_ENV } from './processScan';
 import { planWindowsSpawn } from './windowsCommand';
 
 export interface StdioLaunch {
@@ -31,9 +33,11 @@ export function spawnStdio(launch: StdioLaunch): ChildProcess {
   const isWin = process.platform === 'win32';
   try {
     const plan = isWin ? planWindowsSpawn(launch.command, launch.args, { env: launch.env, hostEnv: process.env, cwd: launch.cwd, isFile }) : undefined;
+    // The launch's token: how its processes are found again whatever session or parent they end up in (processScan.ts).
+    const token = newLaunchToken();
     // Never `shell`: on Windows the plan resolves the command itself and quotes for cmd.exe only when a batch file needs it.
-    return spawn(plan?.file ?? launch.command, plan?.args ?? [...launch.args], {
-      env: launch.env,
+    const child = spawn(plan?.file ?? launch.command, plan?.args ?? [...launch.args], {
+      env: { ...launch.env, [LAUNCH_TOKEN_ENV]: token },
       cwd: launch.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: !isWin,
@@ -41,6 +45,8 @@ export function spawnStdio(launch: StdioLaunch): ChildProcess {
       windowsVerbatimArguments: plan?.windowsVerbatimArguments,
       argv0: plan?.argv0,
     });
+    trackLaunch(child, token);
+    return child;
   } catch (e) {
     if (e instanceof LaunchError) throw e;
     // Some errnos (E2BIG) come from spawn itself, not from an 'error' event; the plan throws plain Errors.

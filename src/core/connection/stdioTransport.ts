@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { killTree, terminateTree } from './processTree';
+import { finishTree, killTree, snapshotTree, terminateTree } from './processTree';
 import { cutMarker } from '../budgets/truncate';
 import { defaultServerLimits, LineSplitter, oversizedReply, type OversizedLine, type ServerLimits } from '../budgets';
 import { describeSpawnError, spawnStdio, type StdioLaunch } from './stdioSpawn';
@@ -129,11 +129,11 @@ export class StdioTransport implements Transport {
     const child = this.child;
     if (!child || this.closing) return;
     this.closing = true;
-    // Spec: close stdin, then SIGTERM, then SIGKILL — applied to the whole process group.
+    // Spec: close stdin, then SIGTERM, then SIGKILL — applied to the whole process tree.
+    const seen = snapshotTree(child);
     try { child.stdin?.end(); } catch { /* already closed */ }
     const exited = await waitExit(child, 500);
-    if (!exited) await terminateTree(child, 2000);
-    else await terminateTree(child, 0);
+    await terminateTree(child, exited ? 0 : 2000, seen);
   }
 }
 
@@ -141,7 +141,7 @@ export class StdioTransport implements Transport {
 async function sweepGroup(child: ChildProcess): Promise<void> {
   killTree(child, 'SIGTERM');
   await new Promise(r => setTimeout(r, GROUP_GRACE_MS).unref());
-  killTree(child, 'SIGKILL');
+  await finishTree(child);
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {

@@ -27,8 +27,12 @@ export interface EarlyStartup {
 }
 
 export interface EarlyBundle {
-  start(): EarlyStartup;
+  /** `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left. */
+  start(ledgerDir?: string): EarlyStartup;
 }
+
+/** The launch ledger's folder under the extension's global storage (core/connection/processLedger.ts). */
+export function ledgerDir(globalStorage: string): string { return `${globalStorage}/launches`; }
 
 /** What the host gets of the early start: the processes, or why the early bundle could not run. */
 export type EarlyOutcome = EarlyStartup | { readonly error: string };

@@ -1,0 +1,93 @@
+/**
+ * A server's life is tied to the host's: one small detached process per host process (the watchdog)
+ * holds the read end of a pipe from the host and the list of live launches. When the pipe ends — the
+ * host exited, was killed with SIGKILL, crashed — it ends every process of those launches (SIGTERM,
+ * then SIGKILL), including servers that ignore stdin EOF and helpers in their own session. Node gives
+ * an extension no parent-death signal or job object; a pipe's end is the one notice every OS gives.
+ * On Linux it finds the processes by their launch token (processScan.ts); elsewhere by process group
+ * (macOS) or `taskkill /T` (Windows).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { LAUNCH_TOKEN_ENV } from './processScan';
+import { windowsSystemProgram } from './windowsCommand';
+
+// Plain JavaScript run with `node -e`: it must not depend on the bundle it comes from.
+const WATCHDOG_SCRIPT = String.raw`
+const fs = require('fs');
+const { spawnSync } = require('child_process');
+const launches = new Map();
+const key = process.argv[1] + '=';
+const taskkill = process.argv[2];
+let buffered = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', chunk => {
+  buffered += chunk;
+  for (let i; (i = buffered.indexOf('\n')) >= 0;) {
+    const [op, token, pid] = buffered.slice(0, i).split(' ');
+    buffered = buffered.slice(i + 1);
+    if (op === '+') launches.set(token, Number(pid)); else if (op === '-') launches.delete(token);
+  }
+});
+function ours() {
+  const parent = new Map(), found = new Set();
+  for (const name of fs.readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const stat = fs.readFileSync('/proc/' + pid + '/stat', 'latin1');
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const env = fs.readFileSync('/proc/' + pid + '/environ', 'latin1').split('\0');
+      const entry = env.find(e => e.startsWith(key));
+      if (entry && launches.has(entry.slice(key.length))) found.add(pid);
+    } catch {}
+  }
+  for (let grew = true; grew;) { grew = false; for (const [pid, ppid] of parent) if (!found.has(pid) && found.has(ppid)) { found.add(pid); grew = true; } }
+  return found;
+}
+function signal(sig) {
+  if (process.platform === 'linux') { for (const pid of ours()) try { process.kill(pid, sig); } catch {} return; }
+  for (const pid of launches.values()) {
+    if (process.platform === 'win32') { if (sig === 'SIGKILL') spawnSync(taskkill, ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }); continue; }
+    try { process.kill(-pid, sig); } catch {}
+    try { process.kill(pid, sig); } catch {}
+  }
+}
+function reap() {
+  if (!launches.size) process.exit(0);
+  signal('SIGTERM');
+  setTimeout(() => { signal('SIGKILL'); process.exit(0); }, 2000);
+}
+process.stdin.on('end', reap);
+process.stdin.on('error', reap);
+`;
+
+let watchdog: ChildProcess | undefined;
+
+function started(): ChildProcess | undefined {
+  if (watchdog) return watchdog;
+  const taskkill = process.platform === 'win32' ? windowsSystemProgram('taskkill.exe', process.env) : '';
+  try {
+    // ELECTRON_RUN_AS_NODE: in VS Code execPath is the editor's own binary, which then runs as plain Node.
+    watchdog = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, LAUNCH_TOKEN_ENV, taskkill], {
+      detached: true, stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true,
+      env: { ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}) },
+    });
+  } catch { return undefined; }
+  watchdog.on('error', () => { watchdog = undefined; });
+  watchdog.stdin!.on('error', () => { /* the watchdog is gone: nothing to tell */ });
+  // Neither the process nor its pipe may keep the host alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+  return watchdog;
+}
+
+/** The watchdog ends this launch's processes if the host dies first. */
+export function watchLaunch(token: string, pid: number): void {
+  started()?.stdin?.write(`+ ${token} ${pid}\n`);
+}
+
+/** The launch's processes are gone: the watchdog forgets it. */
+export function unwatchLaunch(token: string): void {
+  watchdog?.stdin?.write(`- ${token}\n`);
+}
+

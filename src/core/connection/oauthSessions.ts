@@ -1,0 +1,34 @@
+/**
+ * A connection's OAuth session: one per server URL, kept across reconnects (it coalesces
+ * authorizations); none where the declaration brings its own Authorization header.
+ */
+import { normalizeServerUrl, OAuthSession } from '../auth';
+import type { Logger } from '../logger';
+import type { HostPorts } from '../ports';
+
+export class ServerOAuth {
+  private _session?: OAuthSession;
+
+  /** `onSignInLost`: the tokens of `session` are gone for good (refresh refused, sign-in declined). */
+  constructor(private readonly name: string, private readonly port: HostPorts['auth'], private readonly logger: Logger,
+    private readonly onSignInLost: (session: OAuthSession) => void) {}
+
+  get session(): OAuthSession | undefined { return this._session; }
+
+  sessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined {
+    // A declared Authorization header is the user's own credential: no OAuth on top of it.
+    if (!this.port || Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) return undefined;
+    const key = normalizeServerUrl(url);
+    if (this._session?.target.url === key) return this._session;
+    this._session?.dispose();
+    const session = this._session = new OAuthSession({ name: this.name, url: key }, this.port, { logger: this.logger });
+    session.deferInteraction = true;
+    void session.refreshStatus().catch(() => {});
+    session.onDidChangeStatus(status => {
+      if (status === 'needsSignIn' && this._session === session) this.onSignInLost(session);
+    });
+    return session;
+  }
+
+  dispose(): void { this._session?.dispose(); }
+}

@@ -1,0 +1,43 @@
+/**
+ * Step 1 of a start: resolve the declaration's variables, then wrap a local server's launch for the
+ * Node inspector (`dev.debug`) and the OS sandbox. Nothing runs yet; a failure here is the user's to
+ * fix (a missing input, a platform that cannot sandbox, a workspace that is not trusted).
+ */
+import { resolveDeclaration, ResolveError } from '../../config/resolve';
+import { WorkspaceTrustRequiredError } from '../../config/trust';
+import { withInspector, type InspectorPick } from '../../dev/inspector';
+import { sandboxLaunch, SandboxUnavailableError } from '../../sandbox';
+import { errorText } from '../errors';
+import type { StartAttempt } from './attempt';
+import type { PreparedLaunch, StartContext, StartOutcome } from './context';
+
+export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): Promise<PreparedLaunch | StartOutcome> {
+  try {
+    const decl = ctx.declaration;
+    const resolved = await resolveDeclaration(decl, ctx.ports.variables);
+    attempt.check();
+    let launch = resolved.launch;
+    let inspectorPick: InspectorPick | undefined;
+    let sandboxRoots: readonly string[] | undefined;
+    if (launch.type === 'stdio' && decl.type === 'stdio') {
+      if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
+      const boxed = await sandboxLaunch({
+        port: ctx.ports.sandbox, declaration: decl, launch,
+        userHome: ctx.ports.variables.userHome, roots: await ctx.rootUris(), logger: ctx.logger,
+      });
+      attempt.check();
+      launch = boxed.launch;
+      sandboxRoots = boxed.roots;
+    }
+    return { launch, secrets: resolved.secrets, inspectorPick, sandboxRoots };
+  } catch (e) {
+    if (attempt.cancelled) return { kind: 'cancelled' };
+    if (e instanceof SandboxUnavailableError) return { kind: 'failed', message: e.message };
+    if (e instanceof WorkspaceTrustRequiredError) return { kind: 'needsTrust', error: e };
+    return { kind: 'failed', message: e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}` };
+  }
+}
+
+export function isPrepared(p: PreparedLaunch | StartOutcome): p is PreparedLaunch {
+  return 'launch' in p;
+}

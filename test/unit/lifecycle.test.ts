@@ -1,0 +1,237 @@
+/**
+ * A stopped server is gone, and so is everything it started (SECURITY.md "Server processes"): helpers
+ * in their own session, servers that ignore stdin EOF after the host was killed with SIGKILL, what a
+ * dead host left for the next activation, and a start cut short by stop, restart or dispose.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sweepLeftovers } from '../../src/core';
+import { createTestHost, fixtureServer, isAlive, marker, node, processesWith, repoRoot, text, waitFor } from './helpers';
+import { findRipgrep, srtCli } from './sandboxSupport';
+
+const embeddedHost = path.join(repoRoot, 'out/test/fixtures/host/embeddedHost.js');
+
+/** Every live descendant of `pid` (the OS process table's parent links). */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone */ }
+  }
+  const out = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [p, pp] of parent) if (!out.has(p) && out.has(pp)) { out.add(p); grew = true; }
+  }
+  out.delete(pid);
+  return [...out];
+}
+
+/** A zombie is dead: it only waits for a parent to read its status. */
+function running(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; }
+}
+
+interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null }>; tree: number[] }
+
+/** Starts the embedded host with `servers`; resolves once every server runs, with every process it started. */
+async function startHost(servers: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Started> {
+  const host = spawn(process.execPath, [embeddedHost, JSON.stringify({ servers, ...extra })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    host.stdout!.on('data', (d: Buffer) => { out += d; const m = /^(READY|FAILED) (.*)$/m.exec(out); if (m) resolve(m[0]); });
+    host.once('exit', c => reject(new Error(`the host exited with ${c}: ${out}`)));
+  });
+  if (!line.startsWith('READY ')) { host.kill('SIGKILL'); throw new Error(line); }
+  const pids = JSON.parse(line.slice('READY '.length)) as Started['pids'];
+  return { host, pids, tree: descendants(host.pid!) };
+}
+
+const isLinux = process.platform === 'linux';
+
+describe('lifecycle: a stopped server is gone, and so is everything it started', function () {
+  this.timeout(60_000);
+  before(function () { if (!isLinux) this.skip(); });
+
+  it('stop ends a helper the server started with setsid (its own session), with or without its environment', async () => {
+    const { host } = createTestHost();
+    const m = marker();
+    try {
+      await host.apply({
+        inherits: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_SETSID_GRANDCHILD: '1' } },
+        cleared: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_SETSID_GRANDCHILD: '1', FIXTURE_CLEAR_ENV: '1' } },
+      });
+      const helpers: number[] = [];
+      for (const name of ['inherits', 'cleared']) {
+        const { pid, grandchildPid } = JSON.parse(text(await host.require(name).callTool('pid', {}))) as { pid: number; grandchildPid: number };
+        assert.ok(running(pid) && running(grandchildPid));
+        helpers.push(grandchildPid);
+      }
+      for (const name of ['inherits', 'cleared']) await host.require(name).stop();
+      await waitFor(() => helpers.every(p => !running(p)), 'the setsid helpers gone', 5000);
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('a crash (the leader killed with SIGKILL) ends its setsid helper too', async () => {
+    const { host } = createTestHost({}, { restart: { maxRestarts: 0, windowMs: 60_000, baseDelayMs: 50, maxDelayMs: 50 } });
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing')), env: { FIXTURE_SETSID_GRANDCHILD: '1' } } });
+      const { pid, grandchildPid } = JSON.parse(text(await host.require('c').callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => !running(grandchildPid), 'the crashed server\'s setsid helper gone', 10_000);
+    } finally { await host.shutdown(); }
+  });
+});
+
+describe('lifecycle: the servers die with their host', function () {
+  this.timeout(90_000);
+  let dir: string;
+  before(function () { if (!isLinux) this.skip(); });
+  beforeEach(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-lifecycle-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** One server of each kind: polite, ignores stdin EOF, ignores SIGTERM too, a setsid helper, sandboxed by srt and ignoring EOF. */
+  function servers(): Record<string, unknown> {
+    const crashing = node(fixtureServer('crashing'));
+    return {
+      polite: crashing,
+      ignoresEof: { ...crashing, env: { FIXTURE_IGNORE_EOF: '1' } },
+      ignoresSigterm: { ...node(fixtureServer('hanging')), env: { FIXTURE_IGNORE_SIGTERM: '1' } },
+      setsidHelper: { ...crashing, env: { FIXTURE_SETSID_GRANDCHILD: '1' } },
+      sandboxed: { ...crashing, env: { FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' }, sandbox: true },
+    };
+  }
+  const sandbox = () => ({ cli: srtCli, storageDir: path.join(dir, 'storage'), ripgrep: findRipgrep() });
+
+  /** Every process the host started, the watchdog among them: its descendants, and each server's helper (by then in its own session, still a child). */
+  function everything(s: Started): number[] {
+    const helpers = Object.values(s.pids).flatMap(p => (p.grandchildPid ? [p.grandchildPid] : []));
+    return [...new Set([...s.tree, ...helpers])];
+  }
+
+  function watchdogOf(s: Started): number {
+    const found = s.tree.filter(pid => {
+      try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; }
+    });
+    assert.equal(found.length, 1, 'one watchdog per host');
+    return found[0];
+  }
+
+  it('kill -9 of the host: no process of its servers is left, whatever each server does on stdin EOF', async () => {
+    const started = await startHost(servers(), { sandbox: sandbox() });
+    const all = everything(started);
+    assert.ok(all.length >= 8, `the servers, their helpers, srt and bubblewrap run (${all.length})`);
+    started.host.kill('SIGKILL');
+    await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+  });
+
+  it('kill -9 of the host and its watchdog: the next activation\'s sweep ends what they left, and leaves a live host\'s servers alone', async () => {
+    const dead = await startHost(servers(), { sandbox: sandbox(), ledger: path.join(dir, 'ledger') });
+    const alive = await startHost({ other: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1' } } }, { ledger: path.join(dir, 'ledger') });
+    try {
+      const all = everything(dead);
+      process.kill(watchdogOf(dead), 'SIGKILL');
+      dead.host.kill('SIGKILL');
+      // What the bug looked like: with nobody to end them, these outlive the host.
+      await new Promise(r => setTimeout(r, 1000));
+      assert.ok(running(dead.pids.ignoresEof.pid), 'a server that ignores EOF outlives a host killed with its watchdog');
+      assert.ok(running(dead.pids.setsidHelper.grandchildPid!), 'so does a polite server\'s setsid helper');
+      const ended = await sweepLeftovers(path.join(dir, 'ledger'));
+      assert.ok(ended >= 4, `the sweep ended the leftovers (${ended})`);
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 10_000);
+      assert.ok(running(alive.pids.other.pid), 'the servers of a host that still runs (another window) are left alone');
+      assert.equal(readdirSync(path.join(dir, 'ledger')).length, 1, 'only the live host\'s launch stays written down');
+    } finally {
+      alive.host.kill('SIGKILL');
+      // A failed assertion must not leave the dead host's servers running.
+      await sweepLeftovers(path.join(dir, 'ledger'));
+    }
+    await waitFor(() => !running(alive.pids.other.pid), 'the live host\'s server gone with it', 15_000);
+  });
+});
+
+describe('lifecycle: stop, restart and dispose during a start end its process at once', function () {
+  this.timeout(60_000);
+
+  /** A server that never answers initialize, with an hour to do it: only a cancel can end its start. */
+  const hangingStart = (m: string) => ({ ...node(fixtureServer('hanging'), m), env: { FIXTURE_HANG_INIT: '1' }, startTimeout: 3600 });
+
+  async function startingServer(m: string) {
+    const t = createTestHost();
+    const applied = t.host.apply({ h: hangingStart(m) });
+    const [pid] = await waitFor(() => { const p = processesWith(m); return p.length ? p : undefined; }, 'the server process spawned');
+    const conn = t.host.require('h');
+    assert.equal(conn.state, 'starting');
+    return { ...t, conn, pid, applied };
+  }
+
+  it('stop: the process is gone within 2 s, and the state stays stopped', async () => {
+    const m = marker();
+    const { host, conn, pid, applied } = await startingServer(m);
+    try {
+      const states: string[] = [];
+      conn.onDidChangeState(e => states.push(e.state));
+      await conn.stop();
+      assert.equal(conn.state, 'stopped');
+      await waitFor(() => !running(pid), 'the starting process gone', 2000);
+      await applied;
+      await new Promise(r => setTimeout(r, 300));
+      assert.deepEqual(states, ['stopped'], 'no late state change from the cancelled start');
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('restart: the first process is gone before the second one runs; never two copies', async () => {
+    const m = marker();
+    const { host, conn, pid } = await startingServer(m);
+    try {
+      let most = 0;
+      const sampler = setInterval(() => { most = Math.max(most, processesWith(m).length); }, 20);
+      const restarted = conn.restart();
+      const [second] = await waitFor(() => { const p = processesWith(m).filter(p => p !== pid); return p.length ? p : undefined; }, 'the second process spawned', 10_000);
+      await new Promise(r => setTimeout(r, 300));
+      clearInterval(sampler);
+      assert.equal(running(pid), false, 'the first start\'s process is gone');
+      assert.ok(running(second));
+      assert.equal(most, 1, 'at most one copy at any time');
+      assert.equal(conn.state, 'starting');
+      await conn.stop();
+      await restarted;
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('dispose: the process is gone within 2 s', async () => {
+    const m = marker();
+    const { host, conn, pid } = await startingServer(m);
+    try {
+      conn.dispose();
+      await waitFor(() => !running(pid), 'the starting process gone', 2000);
+    } finally { await host.shutdown(); }
+  });
+
+  it('shutdown stops every server although their loggers throw (a closed log channel)', async () => {
+    const m = marker();
+    let closed = false;
+    const throwing = () => { if (closed) throw new Error('Channel has been closed'); };
+    const logger = { trace: throwing, debug: throwing, info: throwing, warn: throwing, error: throwing };
+    const { host } = createTestHost({ createLogger: () => logger });
+    await host.apply({
+      a: node(fixtureServer('crashing'), m),
+      b: { ...node(fixtureServer('crashing'), m), env: { FIXTURE_IGNORE_EOF: '1' } },
+      c: { ...node(fixtureServer('hanging'), m), env: { FIXTURE_IGNORE_SIGTERM: '1' } },
+    });
+    assert.equal(processesWith(m).length, 3);
+    closed = true;
+    await host.shutdown();
+    assert.deepEqual(processesWith(m), [], 'every server process is gone when shutdown resolves');
+  });
+});
