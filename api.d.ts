@@ -13,7 +13,7 @@
  * Every extension gets this same object, so it is a frozen façade: everything it returns is a copy
  * (changing a listed tool changes nothing the host or another extension sees), and no member reaches
  * the core, its secret store or the UI. MCP Host's own tests use hooks that exist only in development
- * builds (src/vscode/testing).
+ * builds (test/hooks).
  */
 import type * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';

@@ -2,7 +2,8 @@
 // MCP SDK, so activate() stays fast), early.js (spawns the local servers that need no question, no SDK
 // either) and host.js (the core and everything that needs the SDK); extension.js `require`s the other
 // two, in that order, after activation (src/vscode/lazy/contract.ts). `--production` minifies and
-// drops sourcemaps, `--watch` rebuilds on change. Types are checked separately by `tsc` (npm run typecheck).
+// drops sourcemaps (and builds without the test hooks, see below), `--watch` rebuilds on change. Types
+// are checked separately by `tsc` (npm run typecheck).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -35,8 +36,16 @@ const zodNamespaceImport = {
   },
 };
 
+// A development build is the test build: its activation entry and host bundle are test/hooks/extension.ts
+// and host.ts, which run the product's own (src/extension.ts, src/host.ts) and add the hooks MCP Host's
+// integration tests use. The production build (the .vsix) is made from src/ alone: nothing in src/ refers
+// to test/ (test/unit/structure.test.ts), so no test hook can reach it.
+const entries = production
+  ? { extension: 'src/extension.ts', host: 'src/host.ts' }
+  : { extension: 'test/hooks/extension.ts', host: 'test/hooks/host.ts' };
+
 const ctx = await esbuild.context({
-  entryPoints: { [path.basename(outfile, '.js')]: 'src/extension.ts', early: 'src/early.ts', host: 'src/host.ts' },
+  entryPoints: { [path.basename(outfile, '.js')]: entries.extension, early: 'src/early.ts', host: entries.host },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -45,8 +54,6 @@ const ctx = await esbuild.context({
   // First statement of each bundle: activate() reports the time from here (bundle evaluation included) as activationMs.
   banner: { js: 'var __mcpHostLoadStart = performance.now();' },
   external: ['vscode'],
-  // Test hooks (src/vscode/testing) exist only in development bundles; the .vsix must not even contain them.
-  define: { MCP_HOST_TEST_BUILD: production ? 'false' : 'true' },
   minify: production,
   sourcemap: !production,
   sourcesContent: false,

@@ -11,7 +11,6 @@ import type { McpHostApi } from './vscode/api';
 import { EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, ledgerDir, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyOutcome, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
 import { ActivationContributions } from './vscode/lazy/lateContributions';
 import { createLazyApi } from './vscode/lazy/lazyApi';
-import type { McpHostTestHooks } from './vscode/testing/testHooks';
 
 // activationMs is what MCP Host's activation costs the extension host: evaluating this bundle plus the
 // activate() call. The bundle's first statement (esbuild banner) sets __mcpHostLoadStart; unbundled (tsc
@@ -23,6 +22,7 @@ const loadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : 
 
 let loaded: Promise<LoadedHost> | undefined;
 let early: EarlyOutcome | undefined;
+let loadHost: (() => Promise<LoadedHost>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpHostApi {
   const activateStart = performance.now();
@@ -44,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     void releaseEarly();
     throw e;
   });
+  loadHost = load;
   const contributions = new ActivationContributions(context, () => load(), {
     [SERVERS_VIEW_ID]: { showCollapseAll: false },
     [RESOURCES_VIEW_ID]: { canSelectMany: true, showCollapseAll: true },
@@ -55,13 +56,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   setImmediate(() => {
     load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
   });
-  // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
-  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    // A getter, so that reading the hooks (not activation) waits for the host.
-    const testing: PropertyDescriptor = { enumerable: true, get: (): Promise<McpHostTestHooks> => load().then(h => h.testHooks!) };
-    return Object.freeze(Object.create(lazy.api, { testing }) as McpHostApi);
-  }
   return lazy.api;
+}
+
+/**
+ * The host bundle's result, loading it first if nothing has yet: what the contributions and the API
+ * wait on. For a bundle built on this entry (the test build's, test/hooks/extension.ts).
+ */
+export function loadedHost(): Promise<LoadedHost> {
+  return loadHost?.() ?? Promise.reject(new Error('MCP Host is not active'));
 }
 
 /**
@@ -87,6 +90,7 @@ function releaseEarly(): Promise<void> {
 export async function deactivate(): Promise<void> {
   const host = await loaded?.catch(() => undefined);
   loaded = undefined;
+  loadHost = undefined;
   await Promise.all([host?.shutdown(), releaseEarly()]);
   early = undefined;
 }

@@ -4,7 +4,7 @@
  * starts the servers. Loaded once, after activate() returned or when something needs the host first.
  */
 import * as vscode from 'vscode';
-import type { HostBundle, LoadedHost } from './vscode/lazy/contract';
+import type { EarlyOutcome, HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
 import { ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { keepLedgerIn } from './core/connection/processLedger';
 import { createApi } from './vscode/apiImpl';
@@ -31,18 +31,31 @@ import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
 import { promptChatCommand } from './vscode/prompts/promptChatCommand';
 import { registerPromptCommands } from './vscode/prompts/promptCommands';
-import { registerResources } from './vscode/resources';
+import { registerResources, type ResourcesFeature } from './vscode/resources';
 import { SamplingFeature } from './vscode/sampling/samplingFeature';
-import { createTestHooks } from './vscode/testing/testHooks';
 import { DevMode } from './vscode/dev/devMode';
 import { ToolRunner } from './vscode/tools/toolRunner';
 import { AppsFeature } from './vscode/apps/appsFeature';
 
-// The bundle's first statement (esbuild banner, esbuild.mjs); unbundled (tsc output) there is none.
-declare const __mcpHostLoadStart: number | undefined;
-const hostLoadStart = typeof __mcpHostLoadStart === 'number' ? __mcpHostLoadStart : undefined;
+/**
+ * What buildHost() made: the running host for the activation entry (LoadedHost), and the parts it is
+ * made of for a bundle that builds on this one (the test build's host bundle, test/hooks/host.ts).
+ */
+export interface BuiltHost extends LoadedHost {
+  readonly controller: HostController;
+  readonly serversProvider: ServersView;
+  readonly resources: ResourcesFeature;
+  readonly elicitation: ElicitationUi;
+  readonly sampling: SamplingFeature;
+  readonly apps: AppsFeature;
+}
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
+  const { api, shutdown } = buildHost(context, late, activationMs, early);
+  return { api, shutdown };
+};
+
+export function buildHost(context: vscode.ExtensionContext, late: LateContributions, activationMs: number, early: EarlyOutcome | undefined): BuiltHost {
   // This bundle has its own copy of the ledger module: every launch it makes is written down too.
   if (context.globalStorageUri) keepLedgerIn(ledgerDir(context.globalStorageUri.fsPath));
   const earlyProcesses = early && 'processes' in early ? early.processes : undefined;
@@ -99,20 +112,13 @@ export const start: HostBundle['start'] = (context, late, activationMs, early): 
   // Each server took its early process when it started; what none took (the settings changed meanwhile) is stopped.
   void c.reload().finally(() => earlyProcesses?.release());
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
-  // Development bundles only (esbuild.mjs): the .vsix exports the façade and nothing else.
-  const testHooks = typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD
-    ? createTestHooks({
-      host: c.host, logUri: context.logUri.toString(), serversView: view, resourcesView: resources.view, reload: () => c.reload(), elicitation, sampling, apps,
-      startup: { hostLoadStart, early: earlyProcesses?.started },
-    })
-    : undefined;
   return {
     api,
-    testHooks,
+    controller: c, serversProvider: view, resources, elicitation, sampling, apps,
     async shutdown() {
       const stopping = controller;
       controller = undefined;
       if (stopping) await stopping.host.shutdown();
     },
   };
-};
+}

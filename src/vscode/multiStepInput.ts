@@ -13,7 +13,6 @@
  * ```
  */
 import * as vscode from 'vscode';
-import { noteDisposed, noteShown } from './testing/quickInputProbe';
 
 /** Thrown by `showQuickPick`/`showInputBox` to steer the flow; a step may also throw them itself. */
 export class InputFlowAction {
@@ -83,16 +82,6 @@ export function isBlocking(result: ValidationResult): boolean {
   return result.severity === vscode.InputBoxValidationSeverity.Error;
 }
 
-/** Shows a quick input that is not part of a flow (a consent prompt) the way flows show theirs, so test builds' probe sees it too. */
-export function showQuickInput(input: vscode.QuickInput): void {
-  input.show();
-  if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) {
-    noteShown(input);
-    // A prompt that is gone must not stay "active" for the next test (flows note theirs when they move on).
-    input.onDidHide(() => noteDisposed(input));
-  }
-}
-
 // ---- the helper ------------------------------------------------------------------------------
 
 export class MultiStepInput {
@@ -138,7 +127,6 @@ export class MultiStepInput {
     } finally {
       this.signal?.removeEventListener('abort', onAbort);
       this.current?.dispose();
-      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(this.current);
       this.current = undefined;
     }
     return completed;
@@ -258,7 +246,6 @@ export class MultiStepInput {
     this.current?.dispose();
     this.current = input;
     input.show();
-    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(input);
   }
 
   private onHide(p: CommonParameters, reject: (reason: unknown) => void): void {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../src/core';
-import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import type { McpHostTestHooks } from '../hooks/testHooks';
 import { scriptedLm, selectItems, setSetting, waitFor } from './helpers';
 import { ask, requestsAtLeast, texts, toolResultOf, pickScriptedModel } from './chatDriver';
 import { api as mcpHostApi, type TestApi } from './mcpHost';

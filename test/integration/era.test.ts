@@ -9,7 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import type { McpHostTestHooks } from '../hooks/testHooks';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { ask, pickScriptedModel, requestsAtLeast, toolResultText } from './chatDriver';
 import { choose } from './consentDriver';

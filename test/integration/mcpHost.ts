@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../src/vscode/api';
-import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import type { McpHostTestHooks } from '../hooks/testHooks';
 import type { ServerConnection, ServerState } from '../../src/core';
 import { activateMcpHost, setSetting, waitFor } from './helpers';
 

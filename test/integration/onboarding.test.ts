@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AddServerResult } from '../../src/vscode/onboarding/addServer';
 import type { ImportResult } from '../../src/vscode/onboarding/importServers';
-import type { McpHostTestHooks } from '../../src/vscode/testing/testHooks';
+import type { McpHostTestHooks } from '../hooks/testHooks';
 import { selectItems, waitFor, workspaceRoot } from './helpers';
 import { api as mcpHostApi, type TestApi } from './mcpHost';
 

@@ -1,6 +1,7 @@
 /**
  * The shape of src/ (issue 29): no import cycle (type-only imports count: a type circle is still two
- * modules that cannot be read apart), and no file over 400 lines. Reads the sources as they are, with
+ * modules that cannot be read apart), no import from outside src/ (the test build adds its hooks from
+ * test/, see esbuild.mjs), and no file over 400 lines. Reads the sources as they are, with
  * TypeScript's own import scanner and module resolution, so what it checks is what the compiler sees.
  */
 import * as assert from 'node:assert/strict';
@@ -30,18 +31,19 @@ function sources(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter(f => f.endsWith('.ts')).map(f => path.join(dir, f)).sort();
 }
 
-/** File → the files under `dir` it imports (`import`, `import type`, `export … from`, `import()`, `require()`). */
+/** The files of this repository (not packages) that `file` imports: `import`, `import type`, `export … from`, `import()`, `require()`. */
+function importsOf(file: string): string[] {
+  const imported = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles
+    .map(i => ts.resolveModuleName(i.fileName, file, compilerOptions, ts.sys).resolvedModule)
+    .filter(m => m !== undefined && !m.isExternalLibraryImport)
+    .map(m => path.resolve(m!.resolvedFileName));
+  return [...new Set(imported)];
+}
+
+/** File → the files under `dir` it imports. */
 function importGraph(dir: string): Map<string, string[]> {
   const files = new Set(sources(dir));
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const imported = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles
-      .map(i => ts.resolveModuleName(i.fileName, file, compilerOptions, ts.sys).resolvedModule?.resolvedFileName)
-      .filter((f): f is string => f !== undefined && files.has(path.resolve(f)))
-      .map(f => path.resolve(f));
-    graph.set(file, [...new Set(imported)]);
-  }
-  return graph;
+  return new Map([...files].map(file => [file, importsOf(file).filter(f => files.has(f))]));
 }
 
 /** One cycle per strongly connected component of more than one file (or a file importing itself), as a path a → … → a. */
@@ -104,7 +106,7 @@ function lineCount(file: string): number {
 
 const relative = (file: string) => path.relative(repoRoot, file).split(path.sep).join('/');
 
-describe('structure of src/ (no import cycle, no file over 400 lines)', () => {
+describe('structure of src/ (no import cycle, nothing from test/, no file over 400 lines)', () => {
   const src = path.join(repoRoot, 'src');
 
   it('has no import cycle', () => {
@@ -130,6 +132,11 @@ describe('structure of src/ (no import cycle, no file over 400 lines)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('imports nothing from outside src/ (test support is not product: it lives in test/ and the test build adds it)', () => {
+    const outside = sources(src).flatMap(file => importsOf(file).filter(f => !f.startsWith(src + path.sep)).map(f => `${relative(file)} → ${relative(f)}`));
+    assert.deepEqual(outside, [], 'src/ reaches outside itself');
   });
 
   it(`has no file over ${MAX_LINES} lines (but the allow-listed ones, which must still be over)`, () => {

@@ -9,7 +9,6 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { showQuickInput } from '../multiStepInput';
 import { pickText } from '../pickText';
 import type { ReadOnlySnapshots } from '../readOnlySnapshots';
 
@@ -102,6 +101,6 @@ function pick<A>(options: { title: string; placeholder: string; items: Item<A>[]
       qp.onDidHide(() => resolve(undefined)),
     );
     if (token) disposables.push(token.onCancellationRequested(() => resolve(undefined)));
-    showQuickInput(qp);
+    qp.show();
   }).finally(() => { for (const d of disposables) d.dispose(); });
 }

@@ -6,7 +6,6 @@
  */
 import type * as vscode from 'vscode';
 import type { McpHostApi } from '../api';
-import type { McpHostTestHooks } from '../testing/testHooks';
 import type { EarlyProcesses } from '../../core/connection/earlyProcesses';
 
 export const PARTICIPANT_ID = 'mcpHost.mcp';
@@ -50,8 +49,6 @@ export interface LateContributions {
 export interface LoadedHost {
   /** The façade over the running host (apiImpl.ts); the activation entry's API forwards to it. */
   readonly api: McpHostApi;
-  /** Development bundles only (MCP_HOST_TEST_BUILD). */
-  readonly testHooks?: McpHostTestHooks;
   /** Stops every server and waits for their process trees to exit. */
   shutdown(): Promise<void>;
 }

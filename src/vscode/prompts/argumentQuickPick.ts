@@ -10,7 +10,6 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../core';
 import { completionParams, type ArgumentStep, type StepAnswer } from '../../core/prompts';
-import { showQuickInput } from '../multiStepInput';
 
 export interface ArgumentStepOptions {
   readonly conn: ServerConnection;
@@ -115,7 +114,7 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
       qp.onDidHide(() => finish(undefined)),
     );
     render();
-    showQuickInput(qp);
+    qp.show();
     complete();
   });
 }

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import type { McpHost, Owned } from '../../core';
 import { argumentTitle, promptCommandIds } from '../../core/prompts';
-import { showQuickInput } from '../multiStepInput';
 import type { Prompt } from '@modelcontextprotocol/client';
 
 export interface PickedPrompt { readonly server: string; readonly prompt: Prompt; }
@@ -75,7 +74,7 @@ export function pickPrompt(host: McpHost, options: { server?: string; filter?: s
     };
     update();
     if (options.filter) qp.value = options.filter;
-    showQuickInput(qp);
+    qp.show();
   });
 }
 

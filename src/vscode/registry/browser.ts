@@ -12,7 +12,6 @@ import {
 import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
-import { showQuickInput } from '../multiStepInput';
 import { installWithConsent, type InstallResult } from './install';
 import { registryUrl } from './settings';
 
@@ -121,7 +120,7 @@ async function pickEntry(client: RegistryClient): Promise<RegistryEntry | undefi
         }),
         qp.onDidHide(() => resolve(undefined)),
       );
-      showQuickInput(qp);
+      qp.show();
       void load(false);
     });
   } finally {
@@ -140,7 +139,7 @@ async function pickWithProbe<T extends vscode.QuickPickItem>(items: T[], title: 
   try {
     return await new Promise<T | undefined>(resolve => {
       disposables.push(qp.onDidAccept(() => resolve(qp.selectedItems[0])), qp.onDidHide(() => resolve(undefined)));
-      showQuickInput(qp);
+      qp.show();
     });
   } finally {
     disposables.forEach(d => d.dispose());

@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import { chunkText, launchPreview } from '../../core/registry';
-import { showQuickInput } from '../multiStepInput';
 import { hasWorkspace, type Target } from '../onboarding/settingsWriter';
 
 /** Labels render `$(icon)`; a command line must read as typed. */
@@ -57,7 +56,7 @@ export async function confirmInstall(request: InstallConsentRequest): Promise<Ta
         }),
         qp.onDidHide(() => resolve(undefined)),
       );
-      showQuickInput(qp);
+      qp.show();
     });
   } finally {
     disposables.forEach(d => d.dispose());

@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../../core';
-import { noteDisposed, noteShown } from '../testing/quickInputProbe';
 import { BACK, completeVariable, mayBeEmpty, type AskVariable } from './templateFill';
 
 const DEBOUNCE_MS = 150;
@@ -31,7 +30,6 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
       clearTimeout(timer);
       inflight?.abort();
       for (const d of disposables) d.dispose();
-      if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteDisposed(qp);
       resolve(v);
     };
 
@@ -83,7 +81,6 @@ export function quickPickAsk(conn: ServerConnection, template: ResourceTemplate)
     );
     render();
     qp.show();
-    if (typeof MCP_HOST_TEST_BUILD !== 'undefined' && MCP_HOST_TEST_BUILD) noteShown(qp);
     complete(0);
   });
 }

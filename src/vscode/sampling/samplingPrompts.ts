@@ -13,7 +13,6 @@ import {
   type Approval, type ApprovalRequest, type CreateMessageParams, type ModelInfo, type Review, type ReviewRequest, type SamplingResult, type SamplingUiPort,
 } from '../../core/sampling';
 import type { ServerRef } from '../../core';
-import { showQuickInput } from '../multiStepInput';
 import { pickText } from '../pickText';
 import type { SamplingDocuments } from './samplingDocuments';
 import { openSamplingSettings } from './samplingSettings';
@@ -255,7 +254,7 @@ function pick<A>(options: { title: string; placeholder: string; items: ItemOf<A>
     );
     if (signal.aborted) { onAbort(); return; }
     signal.addEventListener('abort', onAbort, { once: true });
-    showQuickInput(qp);
+    qp.show();
   });
 }
 

@@ -53,7 +53,7 @@ describe('installed from the .vsix', () => {
   describe('what another extension gets', () => {
     const PUBLIC_API = ['version', 'listServers', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'callTool', 'readResource',
       'getPrompt', 'onDidChangeServers', 'onDidChangeServerState', 'onDidChangeCatalog', 'activationMs', 'toolActivity'];
-    // Names only the test hooks (src/vscode/testing) put into a bundle; the development bundle has each of them.
+    // Names only the test hooks (test/hooks, the test build's entries) put into a bundle; the development bundle has each of them.
     const HOOK_MARKERS = [/samplingLogEntries/, /\bonDidShow\b/, /\bquickInput\b/, /\bserversView\b/, /\bresourcesView\b/, /[{,]\s*testing\s*[:,}]/];
     let api: McpHostApi;
     before(async () => {

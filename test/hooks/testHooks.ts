@@ -1,16 +1,16 @@
 /**
- * Hooks for MCP Host's own integration tests, exported as `testing` next to the API — only by
- * development bundles: extension.ts builds them under MCP_HOST_TEST_BUILD, which the production
- * bundle (the .vsix) defines false, so this module and everything only it uses are not shipped.
+ * Hooks for MCP Host's own integration tests, exported as `testing` next to the API by the test build
+ * only (esbuild.mjs: a development build bundles test/hooks/extension.ts and host.ts as its entries;
+ * the production bundle, the .vsix, is built from src/ alone and has none of this).
  * Not an API: they reach the core (secret store included), the live QuickInput and the UI.
  */
 import type * as vscode from 'vscode';
-import type { EarlyStart } from '../../core/connection/earlyProcesses';
-import type { McpHost } from '../../core';
-import type { SamplingLogEntry } from '../../core/sampling';
-import type { AppsFeature } from '../apps/appsFeature';
-import type { ElicitationUi } from '../elicitation/elicitationUi';
-import type { SamplingFeature } from '../sampling/samplingFeature';
+import type { EarlyStart } from '../../src/core/connection/earlyProcesses';
+import type { McpHost } from '../../src/core';
+import type { SamplingLogEntry } from '../../src/core/sampling';
+import type { AppsFeature } from '../../src/vscode/apps/appsFeature';
+import type { ElicitationUi } from '../../src/vscode/elicitation/elicitationUi';
+import type { BuiltHost } from '../../src/host';
 import { quickInputProbe } from './quickInputProbe';
 
 export interface McpHostTestHooks {
@@ -24,7 +24,7 @@ export interface McpHostTestHooks {
   readonly resourcesView?: vscode.TreeDataProvider<unknown>;
   /** Re-applies the settings; resolves when every server start has settled. */
   reload(): Promise<unknown>;
-  /** The QuickPick/InputBox a multi-step flow shows right now, and an event when a new one appears. */
+  /** The QuickPick/InputBox MCP Host shows right now, and an event when a new one appears. */
   readonly quickInput: typeof quickInputProbe;
   /** The elicitation UI (pending URL completions, `callWithUrlElicitation`). */
   readonly elicitation: ElicitationUi;
@@ -39,11 +39,18 @@ export interface McpHostTestHooks {
   readonly startup: { readonly hostLoadStart?: number; readonly early?: readonly EarlyStart[] };
 }
 
-export function createTestHooks(deps: Omit<McpHostTestHooks, 'quickInput' | 'samplingLogEntries'> & { sampling: SamplingFeature }): McpHostTestHooks {
-  const { sampling, ...rest } = deps;
+export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: McpHostTestHooks['startup']): McpHostTestHooks {
+  const { controller, serversProvider, resources, elicitation, sampling, apps } = built;
   return {
-    ...rest,
+    host: controller.host,
+    logUri: logUri.toString(),
+    serversView: serversProvider,
+    resourcesView: resources.view,
+    reload: () => controller.reload(),
     quickInput: quickInputProbe,
+    elicitation,
+    apps,
     samplingLogEntries: () => JSON.parse(JSON.stringify(sampling.service.log.entries)) as SamplingLogEntry[],
+    startup,
   };
 }
