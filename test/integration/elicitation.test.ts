@@ -271,6 +271,22 @@ describe('elicitation', function () {
       assert.deepEqual(fixtureJson(await call), { action: 'accept', content: { apiKey: 'abc' } });
     });
 
+    it('shows the server\'s message, field texts and choices without what the one cleaner removes, nor icons', async () => {
+      // Attacker: a tag-character payload, variation selectors, a bidi override, a Hangul filler and codicon syntax.
+      const hide = (s: string) => `${s}\u{E0069}\u{E0067}\u{E006E}\uFE0F\u{E0101}\u202E\u3164\u034F`;
+      const schema = { type: 'object', properties: { pick: { type: 'string', title: hide('Branch'), description: hide('where to push'),
+        oneOf: [{ const: 'main', title: `$(check) ${hide('Safe')}` }, { const: hide('dev'), title: hide('Dev') }] } }, required: ['pick'] };
+      const call = server('fixture').callTool('ask-form', { schema: JSON.stringify(schema), message: hide('Choose a branch') });
+      const pick = await nextPick();
+      const shown = [pick.title ?? '', pick.placeholder ?? '', ...pick.items.flatMap(i => [i.label, i.description ?? ''])];
+      for (const text of shown) assert.ok(!/[\p{Default_Ignorable_Code_Point}\p{Cf}]/u.test(text), JSON.stringify(text));
+      assert.match(pick.title ?? '', /asks: Choose a branch$/);
+      assert.match(pick.placeholder ?? '', /^Branch — where to push$/);
+      assert.deepEqual(pick.items.map(i => i.label), ['\\$(check) Safe', 'Dev'], 'no icon drawn from a server\'s text');
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.deepEqual(fixtureJson(await call), { action: 'cancel' });
+    });
+
     it('declines a schema it cannot show, without showing anything', async () => {
       const schema = { type: 'object', properties: { code: { type: 'string', minLength: 5, maxLength: 2 } } };
       const before = hooks.quickInput.active;

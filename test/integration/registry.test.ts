@@ -9,10 +9,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstallResult } from '../../src/vscode/registry/install';
-import { ECHO_PACKAGE, startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registryServer';
+import { ECHO_PACKAGE, ECHO_PACKAGE_NAME, startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registryServer';
 import { setSetting, waitFor } from './helpers';
 import { api as mcpHostApi, readExtensionLogs, type TestApi } from './mcpHost';
 
@@ -84,6 +85,12 @@ describe('registry: browse and install with consent', function () {
     expiring = await startExpiring();
     registry = await startFixtureRegistry({ remoteUrl: `http://127.0.0.1:${expiring.port}/mcp` });
     await setSetting('mcpHost.registry.url', registry.url);
+    // The npm entry names a package, as registry entries must; npx finds it offline in the workspace's
+    // node_modules (where the server starts), linked to the fixture folder.
+    const modules = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'node_modules');
+    fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
+    fs.symlinkSync(ECHO_PACKAGE, path.join(modules, ECHO_PACKAGE_NAME), 'junction');
+    fs.symlinkSync(`../${ECHO_PACKAGE_NAME}/server.js`, path.join(modules, '.bin', ECHO_PACKAGE_NAME));
   });
   beforeEach(() => { lastInput = api.testing.quickInput.active; });
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));
@@ -92,6 +99,7 @@ describe('registry: browse and install with consent', function () {
     await config().update('servers', saved.servers, vscode.ConfigurationTarget.Global);
     await config().update('inputs', saved.inputs, vscode.ConfigurationTarget.Global);
     await api.reload();
+    fs.rmSync(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'node_modules'), { recursive: true, force: true });
     expiring?.child.kill();
     await registry?.close();
   });
@@ -117,7 +125,7 @@ describe('registry: browse and install with consent', function () {
 
     const consent = await nextPick(/Install MCP server "echo-npm"\? Requested by the MCP registry at http:\/\/127\.0\.0\.1/);
     assert.match(consent.activeItems[0].label, /Cancel/, 'Cancel is the active item');
-    assert.equal(shownLaunch(consent), `npx -y ${ECHO_PACKAGE} --greeting hello data`);
+    assert.equal(shownLaunch(consent), `npx -y ${ECHO_PACKAGE_NAME}@1.0.0 --greeting hello data`);
     assert.ok(consent.items.some(i => i.label === 'FIXTURE_API_KEY=${input:echo-npm.FIXTURE_API_KEY}'));
     assert.ok(consent.items.some(i => i.label === 'FIXTURE_MODE=fast'));
     await choose(consent, /Install in User settings/);
@@ -130,7 +138,7 @@ describe('registry: browse and install with consent', function () {
       assert.fail(`${JSON.stringify(result)}\n${log}`);
     }
     assert.deepEqual(userServers()['echo-npm'], {
-      type: 'stdio', command: 'npx', args: ['-y', ECHO_PACKAGE, '--greeting', 'hello', 'data'],
+      type: 'stdio', command: 'npx', args: ['-y', `${ECHO_PACKAGE_NAME}@1.0.0`, '--greeting', 'hello', 'data'],
       env: { FIXTURE_API_KEY: '${input:echo-npm.FIXTURE_API_KEY}', FIXTURE_MODE: 'fast' },
     });
     assert.ok(!settingsText().includes('k-npm-123'), 'the secret is not in settings');
@@ -189,8 +197,11 @@ describe('registry: browse and install with consent', function () {
       assert.match(leak.status === 'refused' ? leak.message : '', /\$\{env:HOME\}/);
       assert.equal(shown, 0, 'no consent was shown for them');
     } finally { sub.dispose(); }
-    const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installServer', { name: 'other', declaration: { type: 'http', url: 'https://mcp.example.com/mcp' } });
-    const consent = await nextPick(/Install MCP server "other"\? Requested by a command/);
+    // VS Code does not tell a command who ran it, and an id the caller claims is no proof: the consent says
+    // that it cannot tell, and never shows the claim.
+    const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installServer', { name: 'other', declaration: { type: 'http', url: 'https://mcp.example.com/mcp' }, extensionId: 'ms-python.python', requestedBy: 'GitHub Copilot' });
+    const consent = await nextPick(/Install MCP server "other"\? Requested by a command that another extension or a command link ran \(VS Code does not tell MCP Host which one\)$/);
+    assert.ok(!JSON.stringify([consent.title, consent.placeholder, consent.items]).match(/ms-python|Copilot/), 'the caller\'s claim is not shown');
     await choose(consent, /Cancel/);
     assert.deepEqual(await done, { status: 'cancelled' });
     assert.equal(settingsText(), before);

@@ -5,3 +5,5 @@ export * from './client';
 export * from './toDeclaration';
 export * from './installLink';
 export * from './launchPreview';
+export * from './ownVariables';
+export * from './packageNames';

@@ -9,8 +9,9 @@
  */
 import { parseServers } from '../config/parse';
 import { isValidServerName } from '../onboarding/addServer';
-import { renameInput, type InputDefinition } from '../onboarding/inputs';
+import type { InputDefinition } from '../onboarding/inputs';
 import { inputIdFor, uniqueId } from '../onboarding/secrets';
+import { foreignVariableError, foreignVariables, inputValues } from './ownVariables';
 
 export type InstallRequest =
   | { readonly kind: 'declaration'; readonly name: string; readonly declaration: Record<string, unknown>; readonly inputs: readonly InputDefinition[] }
@@ -55,24 +56,31 @@ export function readInstallRequest(arg: unknown): ParsedInstallRequest {
     inputs.push({ id: def.id, type: def.type, ...(typeof def.description === 'string' ? { description: def.description } : {}), ...(def.password === true ? { password: true } : {}),
       ...(Array.isArray(def.options) ? { options: def.options.map(String) } : {}), ...(typeof def.default === 'string' ? { default: def.default } : {}) });
   }
-  const own = new Set(inputs.map(i => i.id));
-  const variables = [...JSON.stringify(d).matchAll(/\$\{([^}]*)\}?/g)].map(m => m[1]);
-  const foreign = variables.filter(v => !(v.startsWith('input:') && own.has(v.slice('input:'.length))));
-  if (foreign.length) return { error: `The declaration uses \${${foreign[0]}}; a link or another extension may use only the \${input:…} variables it defines.` };
+  if (new Set(inputs.map(i => i.id)).size !== inputs.length) return { error: 'Two inputs have the same "id".' };
+  const foreign = foreignVariableError([...foreignVariables(d, new Set(inputs.map(i => i.id))), ...foreignVariables(inputValues(inputs), new Set())], 'a link or another extension');
+  if (foreign) return { error: `The declaration's ${foreign}` };
   const check = parseServers({ [name]: d });
   const errors = check.problems.filter(p => p.severity === 'error');
   if (errors.length) return { error: errors.map(p => p.message).join(' ') };
   return { request: { kind: 'declaration', name, declaration: d as Record<string, unknown>, inputs } };
 }
 
-/** Gives the request's inputs ids no declared input has (`<server>.<id>`), renaming the references. */
-export function ownInputs(name: string, declaration: Record<string, unknown>, inputs: readonly InputDefinition[], takenInputIds: Iterable<string>): { declaration: Record<string, unknown>; inputs: InputDefinition[] } {
-  const taken = new Set(takenInputIds);
-  let d = declaration;
-  const out = inputs.map(i => {
-    const id = uniqueId(inputIdFor(name, i.id), taken);
-    d = renameInput(d, i.id, id);
-    return { ...i, id };
-  });
-  return { declaration: d, inputs: out };
+/**
+ * Gives the request's inputs ids no declared input has (`<server>.<id>`), renaming every reference in
+ * one pass (renaming one id after another would let a later rename catch an earlier one's result), and
+ * checks the result again: after renaming, only the request's own new ids may be referenced.
+ */
+export function ownInputs(name: string, declaration: Record<string, unknown>, inputs: readonly InputDefinition[], takenInputIds: Iterable<string>): { declaration: Record<string, unknown>; inputs: InputDefinition[]; error?: string } {
+  const taken = new Set([...takenInputIds, ...inputs.map(i => i.id)]);
+  const renamed = new Map(inputs.map(i => [i.id, uniqueId(inputIdFor(name, i.id), taken)]));
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(/\$\{input:([^}]*)\}/g, (whole, id: string) => renamed.has(id) ? `\${input:${renamed.get(id)}}` : whole);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  const d = walk(declaration) as Record<string, unknown>;
+  const out = inputs.map(i => ({ ...i, id: renamed.get(i.id)! }));
+  const error = foreignVariableError([...foreignVariables(d, new Set(renamed.values())), ...foreignVariables(inputValues(out), new Set())], 'a link or another extension');
+  return { declaration: d, inputs: out, ...(error ? { error: `The declaration's ${error}` } : {}) };
 }

@@ -4,15 +4,18 @@
  * arguments, environment variables and headers the entry declares. What the user must supply becomes
  * an `${input:…}` (secrets with `password: true`, so their values go to the secret store when the
  * server first starts, never to settings). The registry is not trusted: a package that is not a
- * package name (an option such as `--call=…`), a value that names one of our variables (`${env:…}`
- * would read the user's environment and send it along), an invalid variable or header name, or a URL
- * that is not http(s) is refused, not converted.
+ * package name of its registry (an option such as `--call=…`, a tarball URL, `github:`, `file:`, a
+ * path or an alias), a declaration that would hold one of our variables once its `{placeholders}` are
+ * filled (`${env:…}` would read the user's environment and send it along), an invalid variable or
+ * header name, or a URL that is not http(s) is refused, not converted.
  */
 import { parseServers } from '../config/parse';
-import { isPackageSpec, suggestServerName, type NewServer } from '../onboarding/addServer';
+import { suggestServerName, type NewServer } from '../onboarding/addServer';
 import type { InputDefinition } from '../onboarding/inputs';
 import { inputIdFor, uniqueId } from '../onboarding/secrets';
 import { plainText } from '../text/plainText';
+import { foreignVariableError, foreignVariables, inputValues } from './ownVariables';
+import { isRegistryPackageName } from './packageNames';
 import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryRemote, RegistryServer } from './types';
 
 export type InstallChoice = { readonly kind: 'package' | 'remote'; readonly index: number };
@@ -131,19 +134,16 @@ function packageDeclaration(c: Converter, p: RegistryPackage): Record<string, un
   if (!runner) { c.errors.push(`Packages of type "${p.registryType}" cannot be installed.`); return undefined; }
   const id = c.literal(p.identifier, 'identifier');
   const version = p.version !== undefined ? c.literal(p.version, 'version') : undefined;
-  const isPath = /^(?:\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/]|file:)/.test(id);
-  // An identifier that is not a package (e.g. `--call=…`, which npx would run) must never reach the runner's options.
-  const ok = p.registryType === 'npm' ? isPackageSpec(id)
-    : p.registryType === 'pypi' ? /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[A-Za-z0-9,._-]+\])?$/.test(id)
-      : p.registryType === 'oci' ? /^[a-z0-9][a-z0-9._\/:@-]*$/.test(id) : /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id);
-  if (!ok) { c.errors.push(`"${id}" is not a valid ${p.registryType} package identifier.`); return undefined; }
+  // Only a name in the package's registry: an option (`--call=…`), a URL, `github:`, `file:`, a path or an
+  // alias would make the runner run something else than the registry's package.
+  if (!isRegistryPackageName(p.registryType, id)) { c.errors.push(`"${id}" is not a ${p.registryType} package name; a registry entry may name only a package of its registry (no URL, path, git or alias).`); return undefined; }
   if (version !== undefined && !/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(version)) { c.errors.push(`"${version}" is not a version.`); return undefined; }
   const runtime = c.args(p.runtimeArguments, 'runtimeArguments');
   const args = c.args(p.packageArguments, 'packageArguments');
   const env = c.keyValues(p.environmentVariables, 'env');
   let line: string[];
   switch (p.registryType) {
-    case 'npm': line = [...runtime, '-y', version && !isPath ? `${id}@${version}` : id, ...args]; break;
+    case 'npm': line = [...runtime, '-y', version ? `${id}@${version}` : id, ...args]; break;
     case 'pypi': line = [...runtime, version ? `${id}==${version}` : id, ...args]; break;
     case 'nuget': line = [...runtime, version ? `${id}@${version}` : id, '--yes', ...(args.length ? ['--', ...args] : [])]; break;
     default: // oci: the variables reach the container only when passed with -e.
@@ -173,6 +173,9 @@ export function registryDeclaration(server: RegistryServer, choice: InstallChoic
   if (!source) c.errors.push('The entry has no such package or remote.');
   else declaration = choice.kind === 'package' ? packageDeclaration(c, source as RegistryPackage) : remoteDeclaration(c, source as RegistryRemote);
   declaration ??= {};
+  // Checked on the result, after every `{placeholder}` is filled: values combine (`{t}{env:X}` with t = "$").
+  const foreign = foreignVariableError([...foreignVariables(declaration, new Set(c.inputs.map(i => i.id))), ...foreignVariables(inputValues(c.inputs), new Set())], 'a registry entry');
+  if (foreign) c.errors.push(foreign);
   const check = c.errors.length ? { problems: [] } : parseServers({ [name]: declaration });
   return {
     name, declaration, inputs: c.inputs, secrets: [],

@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import { checkMultiConstraints, parseTextInput, type FieldValue, type FormField, type MultiSelectField, type NumberField, type TextField } from '../../core';
 import { InputFlowAction, type MultiStepInput } from '../multiStepInput';
+import { pickText } from '../pickText';
+import { oneLine } from './labels';
 
 export interface StepFrame {
   readonly title: string;
@@ -36,7 +38,7 @@ export async function askField(input: MultiStepInput, field: FormField, current:
       { label: vscode.l10n.t('Yes'), value: true },
       { label: vscode.l10n.t('No'), value: false },
     ], current, frame);
-    case 'select': return askChoice(input, field, field.choices.map(c => ({ label: c.label, description: c.label !== c.value ? c.value : undefined, value: c.value })), current, frame);
+    case 'select': return askChoice(input, field, field.choices.map(c => ({ label: pickText(c.label), description: c.label !== c.value ? pickText(c.value) : undefined, value: c.value })), current, frame);
     case 'multiSelect': return askMany(input, field, current as readonly string[] | undefined, frame);
   }
 }
@@ -85,7 +87,7 @@ async function askChoice(input: MultiStepInput, field: FormField, choices: Choic
 }
 
 async function askMany(input: MultiStepInput, field: MultiSelectField, current: readonly string[] | undefined, frame: StepFrame): Promise<FieldValue | undefined> {
-  const items: ChoiceItem[] = [...warningSeparator(field, frame), ...field.choices.map(c => ({ label: c.label, description: c.label !== c.value ? c.value : undefined, value: c.value }))];
+  const items: ChoiceItem[] = [...warningSeparator(field, frame), ...field.choices.map(c => ({ label: pickText(c.label), description: c.label !== c.value ? pickText(c.value) : undefined, value: c.value }))];
   const check = (selection: readonly ChoiceItem[]) => {
     if (!selection.length && !field.required) return undefined; // nothing checked = skipped
     return checkMultiConstraints(field, selection.map(i => i.value as string));
@@ -111,8 +113,8 @@ function warningSeparator(field: FormField, frame: StepFrame): ChoiceItem[] {
 
 /** "Label (optional) — description [constraints]". */
 export function fieldPrompt(field: FormField): string {
-  const parts = [field.label + (field.required ? '' : ` (${vscode.l10n.t('optional')})`)];
-  if (field.description && field.description !== field.label) parts.push(`— ${field.description}`);
+  const parts = [oneLine(field.label) + (field.required ? '' : ` (${vscode.l10n.t('optional')})`)];
+  if (field.description && field.description !== field.label) parts.push(`— ${oneLine(field.description)}`);
   const rules = constraints(field);
   if (rules) parts.push(`[${rules}]`);
   return parts.join(' ');

@@ -5,8 +5,9 @@
 import * as vscode from 'vscode';
 import { describeValue, initialValues, toContent, validateContent, type FieldValue, type FormField, type FormValues, type ServerRef } from '../../core';
 import { MultiStepInput, type InputStep } from '../multiStepInput';
+import { pickText } from '../pickText';
 import { askField } from './fieldSteps';
-import { formTitle, oneLine, serverLabel } from './labels';
+import { formTitle, serverLabel } from './labels';
 
 export type FormOutcome =
   | { readonly action: 'accept'; readonly content: Record<string, string | number | boolean | string[]> }
@@ -53,8 +54,8 @@ export async function runFormFlow(req: FormRequest): Promise<FormOutcome> {
       submit,
       ...(fields.length ? [{ label: vscode.l10n.t('Change an answer'), kind: vscode.QuickPickItemKind.Separator } as ReviewItem] : []),
       ...fields.map((f, i): ReviewItem => ({
-        label: `$(${invalid.has(f.name) ? 'warning' : 'edit'}) ${f.label}`,
-        description: oneLine(describeValue(f, values[f.name], { yes: vscode.l10n.t('Yes'), no: vscode.l10n.t('No'), skipped: vscode.l10n.t('(skipped)') })),
+        label: `$(${invalid.has(f.name) ? 'warning' : 'edit'}) ${pickText(f.label)}`,
+        description: pickText(describeValue(f, values[f.name], { yes: vscode.l10n.t('Yes'), no: vscode.l10n.t('No'), skipped: vscode.l10n.t('(skipped)') })),
         field: i,
       })),
       { label: '', kind: vscode.QuickPickItemKind.Separator },

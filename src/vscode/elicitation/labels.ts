@@ -1,15 +1,19 @@
 /** How the requesting server and its message are named in every elicitation input. */
 import * as vscode from 'vscode';
-import type { ServerRef } from '../../core';
+import { plainText, type ServerRef } from '../../core';
 
-/** `Title (name)` when the server has a distinct title, else its configured name. */
+/** `Title (name)` when the server has a distinct title (its own words, so cleaned), else its configured name. */
 export function serverLabel(server: ServerRef): string {
-  return server.title && server.title !== server.name ? `${server.title} (${server.name})` : server.name;
+  const title = server.title && oneLine(server.title);
+  return title && title !== server.name ? `${title} (${server.name})` : server.name;
 }
 
-/** One line: servers may send multi-line messages, a QuickInput title shows one. */
+/**
+ * One clean line: servers may send multi-line messages (a QuickInput title shows one) and hide text in
+ * escapes, bidi or invisible characters; the one cleaner removes them.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return plainText(text, { singleLine: true });
 }
 
 /** Title of a form step: names the server and shows its message. */

@@ -34,6 +34,7 @@ export async function installRequested(ctx: OnboardingContext, parsed: ParsedIns
   const name = freeServerName(r.name);
   const taken = declaredInputs().map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
   const own = ownInputs(name, r.declaration, r.inputs, taken);
+  if (own.error) return installRequested(ctx, { error: own.error }, source);
   return installWithConsent(ctx, { name, declaration: own.declaration, inputs: own.inputs, source });
 }
 
@@ -41,11 +42,14 @@ export function registerRegistry(ctx: OnboardingContext, storage: vscode.Uri): v
   return [
     ...registerBundles(ctx, storage),
     vscode.commands.registerCommand('mcpHost.browseRegistry', () => browseRegistry(ctx)),
-    vscode.commands.registerCommand('mcpHost.installServer', (arg: unknown) => installRequested(ctx, readInstallRequest(arg), vscode.l10n.t('a command (another extension)'))),
+    // VS Code does not tell a command who ran it (any extension, a command: link, a keybinding), and an id
+    // the caller passes would be its own claim: the consent says so rather than name anyone.
+    vscode.commands.registerCommand('mcpHost.installServer', (arg: unknown) => installRequested(ctx, readInstallRequest(arg), vscode.l10n.t('a command that another extension or a command link ran (VS Code does not tell MCP Host which one)'))),
   ];
 }
 
 /** The install link handler for the extension's URI router. */
 export function installLinkHandler(ctx: OnboardingContext): (uri: vscode.Uri) => Promise<InstallResult> {
-  return uri => installRequested(ctx, parseInstallLink(uri.query), vscode.l10n.t('an install link'));
+  // Nor does a URI handler learn who opened the link (a web page, another program, another extension).
+  return uri => installRequested(ctx, parseInstallLink(uri.query), vscode.l10n.t('an install link (VS Code does not tell MCP Host which page, program or extension opened it)'));
 }
