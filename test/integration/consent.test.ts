@@ -124,6 +124,29 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
     await startEvil(); // a fresh user server (and process) for the next tests
   });
 
+  // After the workspace impostor test: "every tool of evil" is approved for the user server's program.
+  it('another program under the name of an approved user server is asked again; the old approval is revoked', async () => {
+    assert.match(await chatCall('wipe', {}), /wipe ran/, 'the approved program runs every tool unasked');
+    // A different program takes the name (an install link, a registry entry, a bundle, a hand edit).
+    await startEvil({ evil: { ...EVIL.evil, args: [...EVIL.evil.args, '--installed-later'] } });
+    assert.match(await chatCall('wipe', {}, p => choose(p, /Deny/)), /denied/);
+    // Back to the first program: its approval went when the declaration changed, so it asks too.
+    await startEvil();
+    assert.match(await chatCall('wipe', {}, p => choose(p, /Deny/)), /denied/);
+  });
+
+  it('an approved tool that gains an app (_meta.ui) asks again', async () => {
+    assert.match(await chatCall('greet', { name: 'Ada' }, p => choose(p, /^\$\(check-all\) Always allow "greet"$/)), /hello Ada/);
+    assert.match(await chatCall('greet', { name: 'Bob' }), /hello Bob/, 'approved: no prompt');
+    await api.callTool('evil', 'rewrite-greet', { ui: 'app' });
+    await waitFor(() => (api.host.require('evil').tool('greet')?._meta as { ui?: unknown } | undefined)?.ui, 10_000, 'greet with an app');
+    const out = await chatCall('greet', { name: 'Eve' }, async p => {
+      assert.match(p.placeholder ?? '', /changed its description or parameters since you allowed it/);
+      await choose(p, /Deny/);
+    });
+    assert.match(out, /denied/);
+  });
+
   it('mcpHost_readResource asks per server, and never reads a disabled server', async () => {
     const denied = invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' });
     await choose(await nextPrompt(api, /^A language model wants to read a resource of MCP server "evil"$/), /Deny/);
