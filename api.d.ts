@@ -58,7 +58,7 @@ export interface McpHostApi {
     /** 2 since the façade replaced direct access to the core (`host`, views, `reload`, `logUri` and `testing` are gone). */
     readonly version: 2;
     listServers(): McpServerSummary[];
-    /** Tools of running servers; `server` narrows to one server. */
+    /** Tools of running servers that {@link callTool} accepts (not disabled, not app-only, server not excluded); `server` narrows to one server. */
     listTools(server?: string): {
         server: string;
         tool: Tool;
@@ -75,8 +75,14 @@ export interface McpHostApi {
         server: string;
         prompt: Prompt;
     }[];
-    /** Calls a tool directly (no confirmation: extensions are trusted code); recorded in the tool activity log. */
+    /**
+     * Calls a tool directly (no confirmation: extensions are trusted code); recorded in the tool activity log.
+     * The user's choices apply as they do for language models: a tool in `mcpHost.tools.disabled`, a tool of a
+     * server in `mcpHost.chat.excludedServers` or of a disabled server, and an app-only tool
+     * (`_meta.ui.visibility` without `"model"`) are refused (the promise rejects, saying which choice).
+     */
     callTool(server: string, tool: string, args?: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>;
+    /** Rejects for a server the user cut off from models (disabled, every tool disabled, or excluded from chat). */
     readResource(server: string, uri: string, options?: McpCallOptions): Promise<ReadResourceResult>;
     getPrompt(server: string, name: string, args?: Record<string, string>, options?: McpCallOptions): Promise<GetPromptResult>;
     /** Servers were added or removed. */

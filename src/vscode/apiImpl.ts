@@ -1,9 +1,29 @@
 /** Builds the exported API over the running host (see api.ts for the contract). */
 import type * as vscode from 'vscode';
-import type { Event, McpHost } from '../core';
+import { toolVisibility, type Event, type McpHost, type ServerConnection } from '../core';
 import type { McpHostApi } from './api';
 import type { ToolActivityLog } from './chat/activityLog';
 import type { ToolRun } from './chat/toolInvoker';
+import { chatExcludedServers, isServerDisabledForModels, isToolEnabled } from './chat/toolSettings';
+
+/**
+ * Why the user's choices keep another extension from running `tool` (undefined: it may run). The same
+ * choices as for models: a disabled tool or server, a server excluded from chat, a tool only its app may call.
+ */
+function refusal(conn: ServerConnection, tool: string): string | undefined {
+  if (conn.declaration.disabled) return `The user disabled the MCP server "${conn.name}".`;
+  if (chatExcludedServers().includes(conn.name)) return `The user excluded the MCP server "${conn.name}" from chat and from other extensions.`;
+  if (!isToolEnabled(conn.name, tool)) return `The user disabled the tool "${tool}" of MCP server "${conn.name}".`;
+  const definition = conn.tool(tool);
+  if (definition && !toolVisibility(definition).model) return `The tool "${tool}" of MCP server "${conn.name}" is only for its MCP App.`;
+  return undefined;
+}
+
+/** Tools other extensions may call (what {@link refusal} lets through). */
+function callable(host: McpHost, o: { server: string; item: { name: string; _meta?: Record<string, unknown> } }): boolean {
+  const conn = host.get(o.server);
+  return !!conn && refusal(conn, o.item.name) === undefined;
+}
 
 /**
  * The façade other extensions get. All of them share the returned object, so it is frozen (one
@@ -19,7 +39,7 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
       name: s.name, state: s.state, message: s.message, transport: s.transportKind ?? s.declaration.type,
       serverInfo: s.serverInfo, protocolVersion: s.protocolVersion, instructions: s.instructions,
     })),
-    listTools: server => host.tools.filter(of(server)).map(o => ({ server: o.server, tool: copy(o.item) })),
+    listTools: server => host.tools.filter(of(server)).filter(o => callable(host, o)).map(o => ({ server: o.server, tool: copy(o.item) })),
     listResources: server => host.resources.filter(of(server)).map(o => ({ server: o.server, resource: copy(o.item) })),
     listResourceTemplates: server => host.resourceTemplates.filter(of(server)).map(o => ({ server: o.server, template: copy(o.item) })),
     listPrompts: server => host.prompts.filter(of(server)).map(o => ({ server: o.server, prompt: copy(o.item) })),
@@ -30,6 +50,13 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
       const started = Date.now();
       try {
         const conn = host.require(server);
+        // The catalogue (app-only tools) is known once the server is ready; a restart is waited for as callTool would.
+        await conn.ready({ signal: options.signal }, 'tools/call');
+        const refused = refusal(conn, tool);
+        if (refused) {
+          activity.add({ server, tool, args: sent, outcome: 'disabled', durationMs: Date.now() - started, result: refused, approvedBy: 'extension API' });
+          return Promise.reject(new Error(refused)); // returned, not thrown: the catch below would log it again as failed
+        }
         const r = await conn.callTool(tool, sent, options);
         const definition = conn.tool(tool);
         if (definition) onToolRun?.({ server, tool: definition, args: sent, result: r });
@@ -40,7 +67,12 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
         throw e;
       }
     },
-    readResource: (server, uri, options) => host.require(server).readResource(uri, options),
+    readResource: (server, uri, options) => {
+      const conn = host.require(server);
+      // A server cut off from models (all its tools disabled, or excluded from chat) is cut off from other extensions too.
+      if (conn.declaration.disabled || isServerDisabledForModels(server)) return Promise.reject(new Error(`The user disabled the MCP server "${server}" for language models and other extensions.`));
+      return conn.readResource(uri, options);
+    },
     getPrompt: (server, name, args, options) => host.require(server).getPrompt(name, args, options),
     onDidChangeServers: relay(host.onDidChangeServers, () => undefined),
     onDidChangeServerState: relay(host.onDidChangeState, e => ({ server: e.server, state: e.state, message: e.message })),

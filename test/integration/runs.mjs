@@ -51,7 +51,16 @@ export const runs = [
         plantedNpx: { command: 'npx', args: ['-y', 'mcp-host-planted-fixture'] },
         plantedPython: { command: 'python3', args: ['-m', 'mcp_host_planted'] },
         fromFolder: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`], cwd: '${workspaceFolder}' },
+        // The user's choices the fixture workspace tries to lift (test/integration/workspaceSettingsChecks.ts GUARDED_SERVERS, USER_CHOICES).
+        guarded: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
+        excluded: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/recording.js`] },
+        pushy: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/pushyApp.js`] },
       },
+      'mcpHost.tools.disabled': ['guarded/echo'],
+      'mcpHost.chat.excludedServers': ['excluded'],
+      'mcpHost.chat.maxTools': 20,
+      'mcpHost.toolSets': { safe: ['guarded/get-sum'] },
+      'mcpHost.inputs': [{ id: 'token', type: 'promptString', description: 'Your token', password: true }],
       // The fixture workspace sets other values for these; Restricted Mode must ignore them.
       'mcpHost.autoRestart.maxRestarts': 0,
       'mcpHost.prompts.openIn': 'editor',

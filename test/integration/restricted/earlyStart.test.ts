@@ -17,8 +17,9 @@ describe('servers started while MCP Host loads', function () {
     const { early, hostLoadStart } = a.startup;
     assert.ok(early, 'the early bundle ran');
     assert.ok(hostLoadStart !== undefined, 'the host bundle reports when its evaluation began');
-    // fromWorkspace is the workspace's (untrusted); fromFolder uses ${workspaceFolder} (waits for trust).
-    assert.deepEqual(early.map(s => s.server).sort(), ['fromUser', 'plantedNpx', 'plantedPython']);
+    // fromWorkspace is the workspace's (untrusted); fromFolder uses ${workspaceFolder} (waits for trust);
+    // guarded, excluded and pushy are the user's servers of hostileSettings.test.ts.
+    assert.deepEqual(early.map(s => s.server).sort(), ['excluded', 'fromUser', 'guarded', 'plantedNpx', 'plantedPython', 'pushy']);
     for (const s of early) assert.ok(s.at < hostLoadStart, `${s.server} spawned at ${s.at.toFixed(1)} ms, after the host bundle began evaluating (${hostLoadStart.toFixed(1)} ms)`);
     const fromUser = a.host.require('fromUser');
     await waitState(fromUser, 'running');

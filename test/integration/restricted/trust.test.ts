@@ -56,7 +56,7 @@ describe('workspace trust', function () {
 
   it('ignores the workspace\'s values of restricted settings (inputs, autoRestart, requestTimeout, prompts.openIn)', () => {
     const c = vscode.workspace.getConfiguration('mcpHost');
-    assert.deepEqual(c.get('inputs'), [], 'mcpHost.inputs');
+    assert.deepEqual(c.get('inputs'), [{ id: 'token', type: 'promptString', description: 'Your token', password: true }], 'mcpHost.inputs (user value)');
     assert.equal(c.get('autoRestart.maxRestarts'), 0, 'mcpHost.autoRestart.maxRestarts (user value)');
     assert.equal(c.get('autoRestart.initialDelay'), 1, 'mcpHost.autoRestart.initialDelay (default)');
     assert.equal(c.get('requestTimeout'), 60, 'mcpHost.requestTimeout (default)');
