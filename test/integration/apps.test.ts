@@ -16,9 +16,10 @@ import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState, 
 
 const REPORT = path.join(os.tmpdir(), `mcp-host-hostile-app-${process.pid}.json`);
 /** What `_meta.ui.csp` of the fixture allows, and nothing else. */
-const EXPECTED_POLICY = "default-src 'none'; script-src 'unsafe-inline' https://cdn.allowed.example; style-src 'unsafe-inline' https://cdn.allowed.example; "
-  + "img-src data: https://cdn.allowed.example; font-src data: https://cdn.allowed.example; media-src data: https://cdn.allowed.example; "
-  + "connect-src https://allowed.example; frame-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
+const EXPECTED_POLICY = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data: https://cdn.allowed.example; "
+  + "style-src 'unsafe-inline' blob: data: https://cdn.allowed.example; img-src blob: data: https://cdn.allowed.example; font-src blob: data: https://cdn.allowed.example; "
+  + "media-src blob: data: https://cdn.allowed.example; worker-src blob: data: https://cdn.allowed.example; connect-src blob: data: https://allowed.example; "
+  + "frame-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
 
 interface RpcAnswer { result?: { isError?: boolean; content?: { text?: string }[] } & Record<string, unknown>; error?: { code: number; message: string } }
 interface Report {

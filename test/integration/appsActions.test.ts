@@ -1,7 +1,7 @@
 /**
  * MCP Apps (issue 18): what an app asks of the host beyond tool calls, with a pushy app
- * (test/fixtures/servers/pushyApp.ts) that does whatever its tool input says: fullscreen moves it to
- * the editor area and back, "Open app" (the command of the chat button) brings a closed app back with
+ * (test/fixtures/servers/pushyApp.ts) that does whatever its tool input says (display modes: appsFrame.test.ts
+ * and the workbench run's d-apps.test.ts): "Open app" (the command of the chat button) brings a closed app back with
  * its last run, the context it sets reaches the model on the next @mcp turn — bounded and marked as
  * the app's — and the Servers view marks its tools that have an app.
  */
@@ -10,7 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { scriptedLm, setSetting, waitFor, workspaceRoot } from './helpers';
+import { scriptedLm, setSetting, waitFor } from './helpers';
 import { ask, pickScriptedModel, requestsAtLeast } from './chatDriver';
 import { declareServers, fixture, nodeServer, serverItems, waitState, type TestApi } from './mcpHost';
 
@@ -53,22 +53,6 @@ describe('MCP Apps: display modes, Open app, model context', function () {
     const item = (await serverItems(api)).find(i => i.label === 'pushy');
     assert.match(item?.tooltip ?? '', /Tools with an app: `act`/);
     assert.doesNotMatch(item?.tooltip ?? '', /`report`/, 'not the app-only tool (no model or user runs it)');
-  });
-
-  it('ui/request-display-mode fullscreen moves the app into the editor area; inline puts it back beside', async () => {
-    // An editor in the first column, so "beside" is a column of its own.
-    // (not a preview: the app must not simply take its place)
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'README.md'), { viewColumn: vscode.ViewColumn.One, preview: false });
-    const full = await act('fullscreen');
-    assert.deepEqual(full.answer.result, { mode: 'fullscreen' });
-    assert.equal(full.displayMode, 'fullscreen', 'the app was told its new display mode');
-    const panel = api.apps.panel('pushy')!.panel;
-    // The workbench moves the panel on its own schedule: wait for it to get there.
-    await waitFor(() => panel.viewColumn === vscode.ViewColumn.One, 10_000, 'the app in the first column');
-    const inline = await act('inline');
-    assert.deepEqual(inline.answer.result, { mode: 'inline' });
-    assert.equal(inline.displayMode, 'inline');
-    await waitFor(() => panel.viewColumn === vscode.ViewColumn.Two, 10_000, 'the app beside again, in the second column');
   });
 
   it('"Open app" brings a closed app back with its last run', async () => {

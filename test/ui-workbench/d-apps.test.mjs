@@ -144,4 +144,25 @@ describe('MCP Apps in the workbench (Playwright)', function () {
       return { value };
     });
   });
+
+  it('a click on the app\'s own button is the user gesture its fullscreen request needs', async () => {
+    await answerStep('app-fullscreen-click', async () => {
+      const frame = await until(async () => {
+        for (const f of workbench.page.frames()) if (await f.locator('#fullscreen-btn').count().catch(() => 0)) return f;
+        return undefined;
+      }, 'the pushy app frame with its fullscreen button');
+      await frame.locator('#fullscreen-btn').click();
+    });
+  });
+
+  it('the app\'s message is in the chat input with its references inert', async () => {
+    await answerStep('app-message-inert', async ({ expected }) => {
+      const { page } = workbench;
+      const read = () => page.evaluate(() => [...document.querySelectorAll('.interactive-input-part .interactive-input-editor')].map(e => (e.textContent ?? '').replace(/\u00a0/g, ' ')).join('\n'));
+      let text = '';
+      await until(async () => (text = await read()).includes(expected), () => `the chat input to hold the message (holds "${text}")`, 15_000);
+      await screenshot('app-message-inert');
+      return { text };
+    });
+  });
 });

@@ -24,10 +24,11 @@ describe('MCP Apps core', () => {
   });
 
   it('CSP: nothing loads unless declared; declared origins go exactly where the spec puts them', () => {
-    assert.equal(buildAppCsp(undefined).policy, "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; connect-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'");
+    assert.equal(buildAppCsp(undefined).policy, "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data:; style-src 'unsafe-inline' blob: data:; img-src blob: data:; font-src blob: data:; media-src blob: data:; worker-src blob: data:; connect-src blob: data:; frame-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'");
     const csp = buildAppCsp({ connectDomains: ['https://api.example.com', 'wss://live.example.com'], resourceDomains: ['https://*.cdn.example.com'], frameDomains: ['https://www.youtube.com'], baseUriDomains: ['https://base.example.com/'] });
-    assert.match(csp.policy, /connect-src https:\/\/api\.example\.com wss:\/\/live\.example\.com;/);
-    assert.match(csp.policy, /script-src 'unsafe-inline' https:\/\/\*\.cdn\.example\.com;/);
+    assert.match(csp.policy, /connect-src blob: data: https:\/\/api\.example\.com wss:\/\/live\.example\.com;/);
+    assert.match(csp.policy, /script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data: https:\/\/\*\.cdn\.example\.com;/);
+    assert.match(csp.policy, /worker-src blob: data: https:\/\/\*\.cdn\.example\.com;/);
     assert.match(csp.policy, /frame-src https:\/\/www\.youtube\.com;/);
     assert.match(csp.policy, /base-uri https:\/\/base\.example\.com;/);
     assert.deepEqual(csp.refused, []);
@@ -39,16 +40,16 @@ describe('MCP Apps core', () => {
     const csp = buildAppCsp({ connectDomains: hostile, resourceDomains: 'https://x.example', frameDomains: [{ toString: () => '*' }] });
     assert.equal(csp.policy, buildAppCsp(undefined).policy);
     assert.equal(csp.refused.length, hostile.length + 2);
-    // Loopback may be plain http/ws (local development servers).
-    assert.equal(cspOrigin('http://localhost:5173'), 'http://localhost:5173');
-    assert.equal(cspOrigin('ws://127.0.0.1:9000'), 'ws://127.0.0.1:9000');
+    // Loopback may be plain http/ws (local development servers), where local origins are allowed at all.
+    assert.equal(cspOrigin('http://localhost:5173', { localNetwork: true }), 'http://localhost:5173');
+    assert.equal(cspOrigin('ws://127.0.0.1:9000', { localNetwork: true }), 'ws://127.0.0.1:9000');
   });
 
   it('app documents: only text/html;profile=mcp-app, text or base64, with the policy of the content item', () => {
     const uri = 'ui://x/app.html';
     const doc = appDocumentFrom(uri, { contents: [{ uri, mimeType: 'text/html; profile=mcp-app', text: '<p>hi</p>', _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: true } } }] });
     assert.equal(doc.html, '<p>hi</p>');
-    assert.match(doc.csp.policy, /connect-src https:\/\/api\.example\.com/);
+    assert.match(doc.csp.policy, /connect-src blob: data: https:\/\/api\.example\.com/);
     assert.equal(doc.prefersBorder, true);
     assert.equal(appDocumentFrom(uri, { contents: [{ uri, mimeType: 'text/html;profile=mcp-app', blob: Buffer.from('<b>b</b>').toString('base64') }] }).html, '<b>b</b>');
     assert.throws(() => appDocumentFrom(uri, { contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }), AppResourceError);

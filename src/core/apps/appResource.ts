@@ -6,7 +6,7 @@
  */
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { APP_MIME_TYPE } from './appTools';
-import { buildAppCsp, type AppCsp } from './csp';
+import { buildAppCsp, type AppCsp, type AppCspOptions } from './csp';
 
 /** Bigger documents are refused: the whole HTML travels through postMessage and sits in a srcdoc. */
 export const MAX_APP_HTML_BYTES = 5 * 1024 * 1024;
@@ -26,7 +26,7 @@ export function isAppMimeType(mime: unknown): boolean {
   return typeof mime === 'string' && mime.replace(/\s+/g, '').toLowerCase() === APP_MIME_TYPE;
 }
 
-export function appDocumentFrom(uri: string, result: ReadResourceResult): AppDocument {
+export function appDocumentFrom(uri: string, result: ReadResourceResult, cspOptions: AppCspOptions = {}): AppDocument {
   const contents = Array.isArray(result.contents) ? result.contents : [];
   const item = contents.find(c => c.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
   if (!item) throw new AppResourceError(`the server returned no content for ${uri}`);
@@ -40,7 +40,7 @@ export function appDocumentFrom(uri: string, result: ReadResourceResult): AppDoc
   return {
     uri,
     html,
-    csp: buildAppCsp(ui.csp),
+    csp: buildAppCsp(ui.csp, cspOptions),
     prefersBorder: typeof ui.prefersBorder === 'boolean' ? ui.prefersBorder : undefined,
   };
 }

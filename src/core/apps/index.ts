@@ -3,3 +3,7 @@ export * from './csp';
 export * from './appResource';
 export * from './hostStyles';
 export * from './appContext';
+export * from './localHosts';
+export * from './appMessage';
+export * from './displayModeGate';
+export * from './appLog';

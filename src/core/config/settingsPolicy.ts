@@ -50,6 +50,7 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'chat.maxToolSchemaTokens': user,
   'chat.maxResultTokens': user,
   'toolSets': { kind: 'addEntries' },
+  'apps.allowLocalNetwork': user,
   'sandbox.all': user,
   'sandbox.allowedDomains': user,
   'sandbox.allowUnsandboxed': user,

@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
-import { downloadFileName, embeddedDownload, plainText, type AppDownload, type ServerConnection } from '../../core';
+import { downloadFileName, embeddedDownload, plainText, type AppDownload, type Logger, type ServerConnection } from '../../core';
 
 export type DownloadItem = EmbeddedResource | ResourceLink;
 
 /** Saves what the app offers, one save dialog per file; resolves with how many files were written. */
-export async function saveAppDownloads(server: string, conn: ServerConnection, contents: readonly DownloadItem[], log: vscode.LogOutputChannel): Promise<number> {
+export async function saveAppDownloads(server: string, conn: ServerConnection, contents: readonly DownloadItem[], log: Pick<Logger, 'info' | 'warn'>): Promise<number> {
   let saved = 0;
   for (const item of (Array.isArray(contents) ? contents : []).slice(0, 10)) {
     const file = await fileOf(conn, item);

@@ -8,22 +8,23 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import { appDocumentFrom, appStyleVariables, plainText, type AppDocument, type McpHost } from '../../core';
+import { appChatMessage, appDocumentFrom, appStyleVariables, DisplayModeGate, plainText, type AppDocument, type AppLog, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { appWebviewHtml } from './appHtml';
 import { saveAppDownloads } from './appDownload';
 import { openAppLink } from './linkConsent';
 import type { AppBridgeLike as AppBridge, McpUiDisplayMode, McpUiHostContext } from './bridgeTypes';
-import { WebviewTransport, type HostReport } from './webviewTransport';
+import { WebviewTransport, type HostReport, type ViolationReport } from './webviewTransport';
+import { readSetting } from '../settingsReader';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
-/** Longest text an app may put into the chat input. */
-const MAX_MESSAGE_CHARS = 20_000;
 
 export interface AppPanelDeps {
   readonly host: McpHost;
   readonly invoker: ToolInvoker;
   readonly log: (server: string) => vscode.LogOutputChannel;
+  /** The gated log of the server's apps: everything an app causes to be written goes through it. */
+  readonly appLog: (server: string) => AppLog;
   readonly version: string;
 }
 
@@ -33,7 +34,8 @@ export class AppPanel implements vscode.Disposable {
   private doc?: AppDocument;
   private run?: ToolRun;
   private initialized = false;
-  private displayMode: McpUiDisplayMode = 'inline';
+  private readonly displayMode = new DisplayModeGate<McpUiDisplayMode>('inline');
+  private transport?: WebviewTransport;
   private styles: Record<string, string> = {};
   private size?: { width: number; height: number };
   private downloading = false;
@@ -70,8 +72,14 @@ export class AppPanel implements vscode.Disposable {
       return;
     }
     const conn = this.deps.host.require(this.server);
-    const doc = appDocumentFrom(uri, await conn.readResource(uri));
-    if (doc.csp.refused.length) this.deps.log(this.server).warn(`MCP App ${uri}: not allowed in its Content-Security-Policy: ${doc.csp.refused.join(', ')}`);
+    const doc = appDocumentFrom(uri, await conn.readResource(uri), { localNetwork: conn.declaration.type === 'stdio' && allowLocalNetwork() });
+    const log = this.deps.log(this.server);
+    if (doc.csp.refused.length) log.warn(`MCP App ${uri}: not allowed in its Content-Security-Policy: ${doc.csp.refused.map(e => plainText(e, { singleLine: true, maxLength: 200 })).join(', ')}`);
+    if (doc.csp.refusedLocal.length) {
+      log.warn(conn.declaration.type === 'stdio'
+        ? `MCP App ${uri}: origins on this computer or the local network are allowed only with the user setting mcpHost.apps.allowLocalNetwork`
+        : `MCP App ${uri}: the app of a remote server never reaches origins on this computer or the local network`);
+    }
     await this.load(doc);
   }
 
@@ -93,16 +101,20 @@ export class AppPanel implements vscode.Disposable {
     }, { hostContext: this.hostContext() as never }) as unknown as AppBridge;
     this.bridge = bridge;
     this.wire(bridge);
-    const transport = new WebviewTransport(this.panel.webview, report => this.hostReport(report));
+    const transport = this.transport = new WebviewTransport(this.panel.webview, report => this.hostReport(report));
     transport.onerror = e => this.appError(e.message);
-    transport.onTrace = line => this.deps.log(this.server).info(`MCP App ${line}`);
+    transport.onTrace = line => this.log.info(`MCP App ${line}`);
+    transport.onViolation = report => this.violation(report);
     await bridge.connect(transport);
     this.panel.webview.html = appWebviewHtml(doc, this.panel.title);
     this.panel.reveal(undefined, true);
   }
 
+  /** Everything the app causes to be written: cut and rate-limited like the server's own lines. */
+  private get log() { return this.deps.appLog(this.server).gated; }
+
   private wire(bridge: AppBridge): void {
-    const log = this.deps.log(this.server);
+    const log = this.log;
     bridge.oninitialized = () => { this.initialized = true; void this.sendRun(); };
     bridge.oncalltool = this.guard('oncalltool', async params => this.callTool(params.name, params.arguments ?? {}));
     bridge.onreadresource = this.guard('onreadresource', async params => this.deps.host.require(this.server).readResource(params.uri));
@@ -113,11 +125,17 @@ export class AppPanel implements vscode.Disposable {
       return outcome === 'opened' ? {} : { isError: true };
     });
     bridge.onmessage = this.guard('onmessage', async ({ content }) => {
-      const text = plainText(content.flatMap(c => c.type === 'text' ? [c.text] : []).join('\n\n'), { maxLength: MAX_MESSAGE_CHARS });
-      log.info(`MCP App put a message into the chat input (${text.length} characters); it is sent only when the user sends it.`);
-      if (!text) return { isError: true };
+      const message = appChatMessage(content);
+      if ('refused' in message) {
+        this.appError(vscode.l10n.t('its message was not put into the chat input: {0}', message.refused));
+        return { isError: true };
+      }
+      if (message.neutralised.length) {
+        log.warn(`MCP App message: ${message.neutralised.length} reference(s) left as plain text (an app attaches no files, tools or participants): ${plainText(message.neutralised.join(' '), { singleLine: true, maxLength: 300 })}`);
+      }
+      log.info(`MCP App put a message into the chat input (${message.text.length} characters); it is sent only when the user sends it.`);
       // The user reads it and sends it (or not): an app never sends a request by itself.
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: text, isPartialQuery: true });
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: message.text, isPartialQuery: true });
       return {};
     });
     bridge.ondownloadfile = this.guard('ondownloadfile', async ({ contents }) => {
@@ -129,17 +147,18 @@ export class AppPanel implements vscode.Disposable {
       } finally { this.downloading = false; }
     });
     bridge.onupdatemodelcontext = this.guard('onupdatemodelcontext', async params => { this.modelContext = params; return {}; });
-    bridge.onrequestdisplaymode = this.guard('onrequestdisplaymode', async ({ mode }) => {
-      const next: McpUiDisplayMode = mode === 'fullscreen' ? 'fullscreen' : 'inline';
-      if (next !== this.displayMode) {
-        this.displayMode = next;
-        // Fullscreen: the editor area, where the app gets the space; inline: beside the chat.
-        this.panel.reveal(next === 'fullscreen' ? vscode.ViewColumn.One : vscode.ViewColumn.Beside);
-        this.contextChanged({ displayMode: next });
-      }
-      return { mode: next };
+    bridge.onrequestdisplaymode = this.guard('onrequestdisplaymode', async ({ mode }, ctx?: unknown) => {
+      const id = (ctx as { mcpReq?: { id?: unknown } } | undefined)?.mcpReq?.id;
+      const decision = this.displayMode.request(mode === 'fullscreen' ? 'fullscreen' : 'inline', this.transport?.userActivation(id) ?? false);
+      if (decision.change) {
+        // Fullscreen: the editor area, where the app gets the space; inline: beside the chat. Either way
+        // the keyboard focus stays where the user has it.
+        this.panel.reveal(decision.mode === 'fullscreen' ? vscode.ViewColumn.One : vscode.ViewColumn.Beside, true);
+        this.contextChanged({ displayMode: decision.mode });
+      } else if (decision.refused) log.info(`MCP App asked for display mode "${mode === 'fullscreen' ? 'fullscreen' : 'inline'}": refused, ${decision.refused}`);
+      return { mode: decision.mode };
     });
-    bridge.onloggingmessage = ({ level, data }) => log.info(`MCP App [${level}]: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    bridge.onloggingmessage = ({ level, logger, data }) => this.deps.appLog(this.server).entry(level, logger, data);
     bridge.onrequestteardown = () => this.panel.dispose();
     bridge.fallbackRequestHandler = async request => {
       this.appError(vscode.l10n.t('the app asked for "{0}", which MCP Host does not offer to apps', plainText(request.method, { singleLine: true, maxLength: 100 })));
@@ -189,7 +208,7 @@ export class AppPanel implements vscode.Disposable {
     return {
       theme: themeOf(),
       styles: { variables: this.styles },
-      displayMode: this.displayMode,
+      displayMode: this.displayMode.mode,
       availableDisplayModes: ['inline', 'fullscreen'],
       locale: vscode.env.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -205,8 +224,14 @@ export class AppPanel implements vscode.Disposable {
     bridge.setHostContext({ ...this.hostContext(), ...change });
   }
 
+  private violation(report: ViolationReport): void {
+    const directive = plainText(String(report.directive ?? ''), { singleLine: true, maxLength: 60 });
+    const blocked = plainText(String(report.blocked ?? ''), { singleLine: true, maxLength: 300 });
+    this.log.warn(`MCP App ${this.doc?.uri ?? ''}: its Content-Security-Policy refused ${directive || 'a load'}${blocked ? ` of ${blocked}` : ''} (allowed are only what MCP Host allows every app and the origins its _meta.ui.csp declares)`);
+  }
+
   private appError(message: string): void {
-    this.deps.log(this.server).error(`MCP App: ${message}`);
+    this.log.error(`MCP App: ${message}`);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('$(warning) The app of MCP server "{0}" failed: {1}', this.server, message), 10_000);
   }
 
@@ -216,6 +241,11 @@ export class AppPanel implements vscode.Disposable {
     this.bridge = undefined;
     this.panel.dispose();
   }
+}
+
+/** `mcpHost.apps.allowLocalNetwork`, from the user's settings only: a workspace cannot widen what apps reach. */
+function allowLocalNetwork(): boolean {
+  return readSetting('apps.allowLocalNetwork') === true;
 }
 
 function themeOf(): 'light' | 'dark' {

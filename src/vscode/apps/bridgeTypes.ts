@@ -21,7 +21,8 @@ export interface McpUiHostContext {
   platform?: 'web' | 'desktop' | 'mobile';
 }
 
-type Handler<P, R> = ((params: P) => Promise<R>) | undefined;
+/** `ctx` is the SDK's request context (`mcpReq.id` is the request's id). */
+type Handler<P, R> = ((params: P, ctx?: unknown) => Promise<R>) | undefined;
 
 export interface AppBridgeLike {
   oninitialized: (() => void) | undefined;
@@ -33,7 +34,7 @@ export interface AppBridgeLike {
   onmessage: Handler<{ role: 'user'; content: ContentBlock[] }, { isError?: boolean }>;
   onupdatemodelcontext: Handler<{ content?: ContentBlock[]; structuredContent?: Record<string, unknown> }, Record<string, never>>;
   onrequestdisplaymode: Handler<{ mode: McpUiDisplayMode }, { mode: McpUiDisplayMode }>;
-  onloggingmessage: ((params: { level: string; logger?: string; data: unknown }) => void) | undefined;
+  onloggingmessage: ((params: { level: string; logger?: unknown; data: unknown }) => void) | undefined;
   onrequestteardown: (() => void) | undefined;
   onerror?: (error: Error) => void;
   fallbackRequestHandler?: (request: { method: string }) => Promise<never>;
