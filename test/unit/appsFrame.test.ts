@@ -103,6 +103,7 @@ describe('MCP Apps stay in their frame', () => {
       'http://[::1]:8080', 'http://[0:0:0:0:0:0:0:1]', 'http://[::ffff:127.0.0.1]:80', 'http://0.0.0.0:8080', 'http://0:8080', 'http://127.1:11434',
       'http://127.254.3.9', 'http://2130706433:11434', 'http://0x7f000001', 'http://0x7f.0.0.1', 'http://0177.0.0.1', 'https://%31%32%37.0.0.1',
       'https://192.168.1.1', 'https://10.0.0.8:8443', 'https://172.16.5.4', 'https://169.254.169.254', 'https://[fe80::1]', 'https://[fd00::1]', 'https://*.localhost',
+      'http://127.0.0.1.:80', 'http://0x7f.0x0.0x0.0x1', 'https://%6c%6fcalhost', 'https://LocalHost.:443', 'https://[::127.0.0.1]', 'https://[::ffff:0.0.0.0]',
     ];
 
     it('are refused, however they are spelled, unless the embedder allows local origins for this app', () => {

@@ -15,7 +15,8 @@ for (const [net, bits] of [
   ['169.254.0.0', 16], // link-local (cloud metadata services)
   ['100.64.0.0', 10], // carrier-grade NAT, also used by tailnets
 ] as const) LOCAL.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) LOCAL.addSubnet(net, bits, 'ipv6');
+// ::/96 holds ::, ::1 and the deprecated IPv4-compatible form (`[::127.0.0.1]` is `[::7f00:1]`); then ULA and link-local.
+for (const [net, bits] of [['::', 96], ['fc00::', 7], ['fe80::', 10]] as const) LOCAL.addSubnet(net, bits, 'ipv6');
 
 /** The host as a browser resolves it (lower case, IPv4 forms normalised, IPv6 bracketed), or undefined when it is no host. */
 export function normalisedHost(host: string): string | undefined {

@@ -74,11 +74,12 @@ export class AppPanel implements vscode.Disposable {
     const conn = this.deps.host.require(this.server);
     const doc = appDocumentFrom(uri, await conn.readResource(uri), { localNetwork: conn.declaration.type === 'stdio' && allowLocalNetwork() });
     const log = this.deps.log(this.server);
-    if (doc.csp.refused.length) log.warn(`MCP App ${uri}: not allowed in its Content-Security-Policy: ${doc.csp.refused.map(e => plainText(e, { singleLine: true, maxLength: 200 })).join(', ')}`);
+    const label = plainText(uri, { singleLine: true, maxLength: 200 });
+    if (doc.csp.refused.length) log.warn(`MCP App ${label}: not allowed in its Content-Security-Policy: ${doc.csp.refused.map(e => plainText(e, { singleLine: true, maxLength: 200 })).join(', ')}`);
     if (doc.csp.refusedLocal.length) {
       log.warn(conn.declaration.type === 'stdio'
-        ? `MCP App ${uri}: origins on this computer or the local network are allowed only with the user setting mcpHost.apps.allowLocalNetwork`
-        : `MCP App ${uri}: the app of a remote server never reaches origins on this computer or the local network`);
+        ? `MCP App ${label}: origins on this computer or the local network are allowed only with the user setting mcpHost.apps.allowLocalNetwork`
+        : `MCP App ${label}: the app of a remote server never reaches origins on this computer or the local network`);
     }
     await this.load(doc);
   }
@@ -227,7 +228,7 @@ export class AppPanel implements vscode.Disposable {
   private violation(report: ViolationReport): void {
     const directive = plainText(String(report.directive ?? ''), { singleLine: true, maxLength: 60 });
     const blocked = plainText(String(report.blocked ?? ''), { singleLine: true, maxLength: 300 });
-    this.log.warn(`MCP App ${this.doc?.uri ?? ''}: its Content-Security-Policy refused ${directive || 'a load'}${blocked ? ` of ${blocked}` : ''} (allowed are only what MCP Host allows every app and the origins its _meta.ui.csp declares)`);
+    this.log.warn(`MCP App ${plainText(this.doc?.uri ?? '', { singleLine: true, maxLength: 200 })}: its Content-Security-Policy refused ${directive || 'a load'}${blocked ? ` of ${blocked}` : ''} (allowed are only what MCP Host allows every app and the origins its _meta.ui.csp declares)`);
   }
 
   private appError(message: string): void {
