@@ -20,9 +20,6 @@ export abstract class ConnectionRequests extends ConnectionState {
   protected abstract readonly requests: RequestTarget & TaskFollower;
   protected abstract readonly tools: ToolCalls;
   protected abstract readonly cache: ResponseCache;
-  protected abstract get secrets(): readonly string[];
-  /** Resolves once the server runs (waiting for a start in progress), else rejects saying why. */
-  abstract ready(opts?: CallOptions, method?: string): Promise<void>;
 
   protected running?: RunningClient;
   /** The last running client's transport kind and protocol survive a crash (the restart countdown names them). */

@@ -5,7 +5,10 @@
  */
 import type { TrustRequirement } from '../config/trust';
 import { Disposable, Emitter, type Event } from '../events';
+import { redact, type Logger } from '../logger';
 import { CONNECTION_CLOSED, ServerError } from './errors';
+import type { CallOptions } from './requestPath';
+import { readyOrWait } from './readiness';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -28,6 +31,11 @@ export abstract class ConnectionState extends Disposable {
   /** Between a crash and the end of the automatic restart that follows it. */
   protected abstract get restarting(): boolean;
   protected abstract restartEnded(): void;
+  protected abstract readonly logger: Logger;
+  /** Values logs and user-facing messages redact. */
+  protected abstract get secrets(): readonly string[];
+  /** Per-request timeout when the call sets none (ms). */
+  protected abstract requestTimeoutMs(): number;
 
   private readonly _onDidChangeState = this._register(new Emitter<StateChange>());
   readonly onDidChangeState: Event<StateChange> = this._onDidChangeState.event;
@@ -73,5 +81,23 @@ export abstract class ConnectionState extends Disposable {
     this._state = state;
     this._message = message;
     this._onDidChangeState.fire({ server: this.name, state, previous, message, ...(this.needsSignIn ? { needsSignIn: true } : {}) });
+  }
+
+  /**
+   * Resolves once the server runs. While it starts, or restarts after a crash, waits at most
+   * `timeoutMs` (default: its request timeout) and until `signal` aborts; otherwise rejects with an
+   * error that says why `method` cannot be sent (restarting, stopped, failed, cancelled).
+   */
+  ready(opts: CallOptions = {}, method = 'the request'): Promise<void> {
+    if (this._state === 'running') return Promise.resolve();
+    return readyOrWait({
+      name: this.name, state: () => this._state, message: () => this._message, restarting: () => this.restarting,
+      onDidChangeState: this.onDidChangeState, notRunning: m => this.notRunning(m),
+    }, opts.timeoutMs ?? this.requestTimeoutMs(), opts.signal, method);
+  }
+
+  protected fail(message: string): void {
+    this.logger.error(redact(message, this.secrets));
+    this.setState('error', redact(message, this.secrets));
   }
 }

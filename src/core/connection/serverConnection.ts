@@ -4,9 +4,9 @@
  * through it. Recovery after a crash (recovery.ts) and the OAuth session (oauthSessions.ts) live
  * beside it. Failures stay inside this object; the host keeps going. See README.md in this folder.
  */
-import type { Client, Transport } from '@modelcontextprotocol/client';
-import { SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ServerDeclaration, TransportType } from '../config/types';
+import type { Transport } from '@modelcontextprotocol/client';
+import { SdkHttpError } from '@modelcontextprotocol/client';
+import type { ServerDeclaration } from '../config/types';
 import { Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts } from '../ports';
@@ -15,10 +15,9 @@ import { plainText } from '../text/plainText';
 import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
 import { describeExit, describeNetworkError, errorText } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
-import { StdioTransport, type StdioLaunch } from './stdioTransport';
-import type { TracingTransport } from './tracingTransport';
+import { StdioTransport } from './stdioTransport';
 import { rootPaths } from '../sandbox';
-import type { CallOptions, RequestTarget, ResultSchema } from './requestPath';
+import type { RequestTarget, ResultSchema } from './requestPath';
 import { listPage } from './catalogRequests';
 import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import type { TaskFollower } from './extensionTasks';
@@ -27,10 +26,10 @@ import { ServerRoots } from './serverRoots';
 import { ResponseCache } from './responseCache';
 import { AuthorizationError, InsufficientScopeError, SignInRequiredError, type AuthStatus } from '../auth';
 import { safeLogger } from './safeLogger';
+import { closeRunning, reportRefusal } from './closeRunning';
 import { Recovery } from './recovery';
 import { ServerOAuth } from './oauthSessions';
 import { ToolCalls } from './toolCalls';
-import { readyOrWait } from './readiness';
 import { ConnectionRequests } from './connectionRequests';
 import { StartAttempt } from './start/attempt';
 import type { StartContext, StartOutcome } from './start/context';
@@ -136,7 +135,11 @@ export class ServerConnection extends ConnectionRequests {
       // A running server whose tokens are gone for good (refresh refused, sign-in declined) stops asking.
       if (this._state === 'running') void this.end(() => this.failAuth(new SignInRequiredError()));
     });
-    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc) => this.listPage(m, p, sc), k, c,
+    const pages = {
+      name, cache: this.cache, client: () => this.client, secrets: () => this.secrets, timeoutMs: () => this.requestTimeoutMs(),
+      closedReason: () => this.closedReason, url: () => this.url, notRunning: (m: string) => this.notRunning(m),
+    };
+    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc: ResultSchema) => listPage(pages, m, p, sc), k, c,
       (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
     this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
     this._register(this.catalog.onDidChange(kind => { if (kind === 'tools') this.tools.listed(this.catalog.get('tools')); }));
@@ -160,10 +163,9 @@ export class ServerConnection extends ConnectionRequests {
   /** OAuth state of an HTTP server (`undefined`: no OAuth here, e.g. stdio or a declared Authorization header). */
   get authStatus(): AuthStatus | undefined { return this.oauth.session?.status; }
 
-  /** `${input:…}` values, plus OAuth tokens and client secrets: logs and traces redact them. */
   protected get restarting(): boolean { return this.recovery_.restarting; }
   protected restartEnded(): void { this.recovery_.restarting = false; }
-
+  /** `${input:…}` values, plus OAuth tokens and client secrets: logs and traces redact them. */
   protected get secrets(): readonly string[] {
     const session = this.oauth.session;
     return session ? [...this.declaredSecrets, ...session.secrets()] : this.declaredSecrets;
@@ -219,22 +221,6 @@ export class ServerConnection extends ConnectionRequests {
     if (this._state === 'running' || this._state === 'starting') await this.restart();
     return true;
   }
-
-  /**
-   * Resolves once the server runs. While it starts, or restarts after a crash, waits at most
-   * `timeoutMs` (default: its request timeout) and until `signal` aborts; otherwise rejects with an
-   * error that says why `method` cannot be sent (restarting, stopped, failed, cancelled).
-   */
-  ready(opts: CallOptions = {}, method = 'the request'): Promise<void> {
-    if (this._state === 'running') return Promise.resolve();
-    return readyOrWait({
-      name: this.name, state: () => this._state, message: () => this._message, restarting: () => this.recovery_.restarting,
-      onDidChangeState: this.onDidChangeState, notRunning: m => this.notRunning(m),
-    }, opts.timeoutMs ?? this.requestTimeoutMs(), opts.signal, method);
-  }
-
-
-  // ---- lifecycle ------------------------------------------------------------------------------
 
   /**
    * A new attempt in place of the current one, whose process is gone before this one spawns (a
@@ -313,45 +299,24 @@ export class ServerConnection extends ConnectionRequests {
       secrets: () => this.secrets,
       rootUris: () => this.rootUris(),
       startTimeoutMs: () => this._declaration.startTimeoutMs ?? this._declaration.timeoutMs ?? this.options.startTimeoutMs ?? 60_000,
-      createClient: (transport, kind) => this.createClient(transport, kind),
+      createClient: (transport, kind) => createHostClient({
+        versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startContext().startTimeoutMs()),
+        reached: id => transport.reached(id),
+        roots: this.roots,
+        ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog, cache: this.cache,
+        ref: () => this.ref, secrets: () => this.secrets,
+        onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
+        onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
+      }),
       oauthSessionFor: (url, headers) => this.oauth.sessionFor(url, headers),
-      takeEarlyProcess: launch => this.takeEarlyProcess(launch),
-      onRefusedRequest: (method, reason) => this.onRefusedRequest(method, reason),
+      takeEarlyProcess: launch => {
+        // The process the embedder started for this very launch before the host loaded, if any (once per server).
+        const started = this.options.ports.earlyProcesses?.take(this.name, launch);
+        if (started) this.logger.info(`Took over the process started while MCP Host was loading (pid ${started.child.pid})`);
+        return started;
+      },
+      onRefusedRequest: (method, reason) => reportRefusal({ logger: this.logger, reported: this.refusalsReported, ports: this.options.ports, ref: this.ref, secrets: this.secrets }, method, reason),
     };
-  }
-
-  private createClient(transport: TracingTransport, kind: TransportType): Client {
-    return createHostClient({
-      versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startContext().startTimeoutMs()),
-      reached: id => transport.reached(id),
-      roots: this.roots,
-      ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog, cache: this.cache,
-      ref: () => this.ref, secrets: () => this.secrets,
-      onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
-      onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
-    });
-  }
-
-  /** The process the embedder started for this very launch before the host loaded, if any (once per server). */
-  private takeEarlyProcess(launch: StdioLaunch) {
-    const started = this.options.ports.earlyProcesses?.take(this.name, launch);
-    if (started) this.logger.info(`Took over the process started while MCP Host was loading (pid ${started.child.pid})`);
-    return started;
-  }
-
-  private onRefusedRequest(method: string, reason: string): void {
-    this.logger.warn(redact(`Refused the server's ${method} request before MCP Host could handle it: ${reason}`, this.secrets));
-    if (this.refusalsReported.has(method)) return;
-    this.refusalsReported.add(method);
-    try { this.options.ports.onRefusedRequest?.(this.ref, method, redact(reason, this.secrets)); }
-    catch (e) { this.logger.debug(`onRefusedRequest failed: ${errorText(e)}`); }
-  }
-
-  private listPage<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema): Promise<T> {
-    return listPage<T>({
-      name: this.name, cache: this.cache, client: () => this.client, secrets: () => this.secrets, timeoutMs: () => this.requestTimeoutMs(),
-      closedReason: () => this.closedReason, url: () => this.url, notRunning: m => this.notRunning(m),
-    }, method, params, schema);
   }
 
   private syncLogLevel(): void {
@@ -368,13 +333,10 @@ export class ServerConnection extends ConnectionRequests {
   /** A sandbox's writable folders are fixed when it starts: new roots need a restart, others a notification. */
   private async rootsChanged(): Promise<void> {
     const inEffect = this._sandboxRoots;
-    if (inEffect) {
-      const now = rootPaths(await this.rootUris());
-      if (this._state === 'running' && this._sandboxRoots === inEffect && now.join('\0') !== inEffect.join('\0')) {
-        this.logger.info('The roots changed: restarting so that the sandbox lets the server write to the new roots only');
-        await this.restart();
-        return;
-      }
+    const now = inEffect && rootPaths(await this.rootUris()).join('\0');
+    if (inEffect && this._state === 'running' && this._sandboxRoots === inEffect && now !== inEffect.join('\0')) {
+      this.logger.info('The roots changed: restarting so that the sandbox lets the server write to the new roots only');
+      return this.restart();
     }
     if (this._state === 'running') this.client?.sendRootsListChanged().catch(e => this.logger.warn(`Could not send roots/list_changed: ${errorText(e)}`));
   }
@@ -394,15 +356,7 @@ export class ServerConnection extends ConnectionRequests {
   private async stopConnection(terminateSession = true): Promise<void> {
     const running = this.running;
     this.dropRunning();
-    if (!running) return;
-    const { client, transport } = running;
-    client.onclose = undefined;
-    if (terminateSession && transport.inner instanceof StreamableHTTPClientTransport && transport.inner.sessionId) {
-      // Spec: DELETE the session when leaving; bounded so a dead server cannot hang stop().
-      await withTimeout(transport.inner.terminateSession(), 2000).catch(e => this.logger.debug(`Session DELETE failed: ${errorText(e)}`));
-    }
-    await client.close().catch(e => this.logger.debug(`Close failed: ${errorText(e)}`));
-    this.logger.info('Stopped');
+    if (running) await closeRunning(running, this.logger, terminateSession);
   }
 
   private async reinitialize(): Promise<void> {
@@ -424,12 +378,7 @@ export class ServerConnection extends ConnectionRequests {
     this.setState('error', redact(message, this.secrets));
   }
 
-  private fail(message: string): void {
-    this.logger.error(redact(message, this.secrets));
-    this.setState('error', redact(message, this.secrets));
-  }
-
-  private requestTimeoutMs(): number {
+  protected requestTimeoutMs(): number {
     return this._declaration.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
   }
 
@@ -446,9 +395,4 @@ export class ServerConnection extends ConnectionRequests {
   async shutdown(): Promise<void> {
     try { await this.stop(); } finally { super.dispose(); }
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, rej) => { t = setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms); })]).finally(() => clearTimeout(t));
 }
