@@ -89,7 +89,7 @@ describe('sandbox in a multi-root window (issue 27)', function () {
     }
   });
 
-  it('the workspace\'s own mcpHost.roots offers a read-only root; a folder in the user's mcpHost.roots is writable', async () => {
+  it('the workspace\'s own mcpHost.roots offers a read-only root; a folder in the user\'s mcpHost.roots is writable', async () => {
     const extra = mkdtempSync(path.join(os.tmpdir(), 'mcp-extra-root-'));
     const mine = mkdtempSync(path.join(os.tmpdir(), 'mcp-user-root-'));
     const restart = (change: () => Promise<void>) => restarted(a, change);
