@@ -162,6 +162,20 @@ describe('sandbox: reads of home are denied by default (issue 27.2)', function (
     });
   });
 
+  it('still starts a server whose runtime lives in home (a hand-unpacked Node): the runtime\'s install is readable', async () => {
+    const bin = path.join(s.home, 'tools', 'node-v0', 'bin'); // in no list of toolchains: found from the command
+    mkdirSync(bin, { recursive: true });
+    // A script, not a link: the sandbox must read the file itself to run it.
+    writeFileSync(path.join(bin, 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`, { mode: 0o755 });
+    const t = createTestHost({ variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: s.home, env: process.env }, sandbox: port(s) });
+    t.roots.set(s.first);
+    try {
+      await t.host.apply({ e: { command: path.join(bin, 'node'), args: [fixtureServer('escapee')], sandbox: true } });
+      await waitForState(t.host.require('e'), 'running', 30_000);
+      assert.equal(t.host.require('e').sandboxed, true);
+    } finally { await t.host.shutdown(); }
+  });
+
   it('reaches no host by default, and a declared host only on port 443', () => {
     // The rules srt gets: nothing allowed unless declared; a bare host means host:443.
     // (Exercised end to end by sandbox.test.ts "sandboxed …": the local service is refused.)

@@ -26,6 +26,14 @@ async function changeFolders(change: () => boolean): Promise<void> {
   await changed;
 }
 
+/** Runs `change` and waits until the sandboxed server runs again as a new process (its rules are written at start). */
+async function restarted(a: TestApi, change: () => Promise<void>): Promise<void> {
+  const boxed = a.host.require('boxed');
+  const before = boxed.pid;
+  await change();
+  await waitFor(() => boxed.state === 'running' && boxed.pid !== undefined && boxed.pid !== before, 30_000, 'the sandboxed server restarted for its new roots');
+}
+
 describe('sandbox in a multi-root window (issue 27)', function () {
   this.timeout(120_000);
   const folders = () => vscode.workspace.workspaceFolders!.map(f => f.uri.fsPath);
@@ -67,13 +75,8 @@ describe('sandbox in a multi-root window (issue 27)', function () {
 
   it('a folder the workspace file lists outside its own folder, and the home folder, are never writable', async () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'mcp-outside-'));
-    const boxed = a.host.require('boxed');
     try {
-      let restarted = 0;
-      const sub = boxed.onDidChangeState(e => { if (e.state === 'running') restarted++; });
-      await changeFolders(() => vscode.workspace.updateWorkspaceFolders(folders().length, 0, { uri: vscode.Uri.file(outside) }, { uri: vscode.Uri.file(os.homedir()) }));
-      await waitFor(() => restarted > 0, 30_000, 'the sandboxed server restarted for its new roots');
-      sub.dispose();
+      await restarted(a, () => changeFolders(() => vscode.workspace.updateWorkspaceFolders(folders().length, 0, { uri: vscode.Uri.file(outside) }, { uri: vscode.Uri.file(os.homedir()) })));
       writeFileSync(path.join(outside, 'in.txt'), 'readable');
       assert.equal((await call('read-file', { path: path.join(outside, 'in.txt') })).text, 'readable', 'still a readable root');
       assert.equal((await call('write-file', { path: path.join(outside, 'in.txt'), text: 'changed' })).isError, true, 'but read-only');
@@ -81,26 +84,21 @@ describe('sandbox in a multi-root window (issue 27)', function () {
       assert.ok(!existsSync(path.join(os.homedir(), 'planted-by-server.txt')), 'nothing reached the home folder');
       assert.equal(readFileSync(path.join(outside, 'in.txt'), 'utf8'), 'readable');
     } finally {
-      await changeFolders(() => vscode.workspace.updateWorkspaceFolders(2, folders().length - 2));
+      await restarted(a, () => changeFolders(() => vscode.workspace.updateWorkspaceFolders(2, folders().length - 2)));
       rmSync(outside, { recursive: true, force: true });
     }
   });
 
-  it('the workspace\'s own mcpHost.roots offers a read-only root; the same folder in user settings is writable', async () => {
+  it('the workspace\'s own mcpHost.roots offers a read-only root; a folder in the user\'s mcpHost.roots is writable', async () => {
     const extra = mkdtempSync(path.join(os.tmpdir(), 'mcp-extra-root-'));
     const mine = mkdtempSync(path.join(os.tmpdir(), 'mcp-user-root-'));
-    const boxed = a.host.require('boxed');
-    const restart = async (change: () => Promise<void>) => {
-      let running = 0;
-      const sub = boxed.onDidChangeState(e => { if (e.state === 'running') running++; });
-      await change();
-      await waitFor(() => running > 0, 30_000, 'restart for the new roots');
-      sub.dispose();
-    };
+    const restart = (change: () => Promise<void>) => restarted(a, change);
     try {
       await restart(() => setSetting('mcpHost.roots', [extra], vscode.ConfigurationTarget.Workspace));
       assert.equal((await call('write-file', { path: path.join(extra, 'w.txt'), text: 'w' })).isError, true, 'a workspace cannot widen');
-      await restart(async () => { await setSetting('mcpHost.roots', undefined, vscode.ConfigurationTarget.Workspace); await setSetting('mcpHost.roots', [mine]); });
+      // A workspace value of mcpHost.roots hides the user's (VS Code's precedence): remove it first.
+      await restart(() => setSetting('mcpHost.roots', undefined, vscode.ConfigurationTarget.Workspace));
+      await restart(() => setSetting('mcpHost.roots', [mine]));
       const u = await call('write-file', { path: path.join(mine, 'u.txt'), text: 'u' });
       assert.equal(u.isError, false, `the user can: ${u.text}`);
     } finally {
