@@ -6,7 +6,7 @@
  * known to the redaction; our own formats are passed as they are (a converter would drop fields such
  * as `sandbox` and `roots`), and the core's parser reports their problems by server and field.
  */
-import { convertConfig, isSecretName, locateServers, parseJsonc, readInputList, type ConfigFormat, type ConfigProblem } from '../core';
+import { convertConfig, locateServers, parseJsonc, readInputList, type ConfigFormat, type ConfigProblem } from '../core';
 
 export interface DeclarationFile {
   readonly path: string;
@@ -80,6 +80,7 @@ export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDecla
 
   for (const file of files) {
     const parsed = parseJsonc(file.text);
+    // parseJsonc's message names the place only, never the text (it may be a secret, or another file).
     if (parsed.error !== undefined) { fileProblem(file.path, `not valid JSON: ${parsed.error}`); continue; }
     const found = locate(parsed.value);
     if (!found) {
@@ -107,30 +108,17 @@ export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDecla
 const ENV_REF = /\$\{env:([^}]+)\}/g;
 
 /**
- * Values of `${env:NAME}` that are secrets: NAME reads as one (`GITHUB_TOKEN`), or the reference
- * sits in an `env` or `headers` entry whose key does (`"API_KEY": "${env:CI_VALUE}"`). A CI job passes
- * its credentials this way; a server that echoes one must not put it in the job's log.
+ * The value of every `${env:NAME}` the declarations use. Whether one is a secret cannot be told from
+ * its name (`DATABASE_URL` holds a password, `CI_VALUE` may be a key): the output redacts them all,
+ * so a server echoing one, or `-v` showing a command line, does not put it in a CI log.
  */
-export function envSecrets(servers: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
+export function envValues(servers: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string[] {
   const out = new Set<string>();
-  const refs = (text: string, secretField: boolean) => {
-    for (const m of text.matchAll(ENV_REF)) {
-      const value = env[m[1]];
-      if (value && (secretField || isSecretName(m[1]))) out.add(value);
-    }
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') for (const m of v.matchAll(ENV_REF)) { const value = env[m[1]]; if (value) out.add(value); }
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
   };
-  const walk = (v: unknown, secretField: boolean): void => {
-    if (typeof v === 'string') refs(v, secretField);
-    else if (Array.isArray(v)) v.forEach(x => walk(x, secretField));
-    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, secretField);
-  };
-  for (const decl of Object.values(servers)) {
-    if (!decl || typeof decl !== 'object') continue;
-    for (const [field, value] of Object.entries(decl)) {
-      if ((field === 'env' || field === 'headers') && value && typeof value === 'object') {
-        for (const [key, x] of Object.entries(value)) walk(x, isSecretName(key));
-      } else walk(value, false);
-    }
-  }
+  walk(Object.values(servers));
   return [...out];
 }

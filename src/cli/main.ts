@@ -10,11 +10,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { configLocations, Emitter, LogLevel, McpHost, type SourceKind } from '../core';
+import { Emitter, LogLevel, McpHost, referencedInputs } from '../core';
 import * as commands from './commands';
-import { envSecrets, loadDeclarations, type DeclarationFile } from './declarations';
-import { createInputResolver, inputEnvName, terminalPrompt } from './inputs';
+import { envValues, loadDeclarations } from './declarations';
+import { readFiles, UsageError } from './files';
+import { createInputResolver, terminalPrompt } from './inputs';
 import { Output } from './output';
+import { askTrust, consentToRun, describeLaunch, TrustStore } from './trust';
 
 const USAGE = `Usage: mcp-host [options] <command>
 
@@ -24,6 +26,7 @@ Commands:
   read <server> <uri>             read a resource
   prompt <server> <name> [args]   get a prompt (arguments: a JSON object or key=value ...)
   check                           start every server, report state and counts; exit 1 on any failure
+  trust                           show the workspace's servers and trust them as they are declared now
 
 Options:
   -c, --config <file>     a file declaring servers (repeatable): VS Code settings.json ("mcpHost.servers"),
@@ -31,6 +34,7 @@ Options:
                           claude-desktop / cursor for those apps' own files.
                           Default: .vscode/settings.json and .vscode/mcp.json of the workspace.
   -w, --workspace <dir>   the workspace folder (\${workspaceFolder}, roots); default: the current directory
+  -y, --yes               run the workspace's servers this once without asking (CI)
       --json              machine-readable output on stdout
       --timeout <seconds> start and request timeout (default 60)
   -q, --quiet             no progress on stderr
@@ -38,38 +42,18 @@ Options:
   -h, --help
       --version
 
-\${input:id} values come from the environment variable MCP_HOST_INPUT_<ID> (upper case, other
-characters than letters and digits as _) or, in a terminal, from a prompt that does not echo.
-`;
+A workspace's own files are the repository's: before running what they declare, mcp-host shows each
+command line and URL and asks (in a terminal), or needs --yes, or the folder trusted with "mcp-host trust"
+(kept per declaration in the user's configuration folder; a changed declaration is asked about again).
 
-class UsageError extends Error {}
+\${input:id} values come from the environment variable MCP_HOST_INPUT_<SERVER>__<ID>: the server's name
+and the input id, upper case, other characters than letters and digits as _ (a value is for one server);
+or, in a terminal, from a prompt that does not echo.
+`;
 
 /** Set by packages/core/build.mjs; absent when run from the TypeScript output (tests). */
 declare const MCP_HOST_CORE_VERSION: string | undefined;
 const VERSION = typeof MCP_HOST_CORE_VERSION === 'string' ? MCP_HOST_CORE_VERSION : '0.0.0-development';
-
-const APP_FILES: Record<string, SourceKind> = { 'claude-desktop': 'claudeDesktop', cursor: 'cursorUser' };
-
-function readFiles(configs: readonly string[], workspace: string): DeclarationFile[] {
-  if (!configs.length) {
-    return ['settings.json', 'mcp.json'].map(f => path.join(workspace, '.vscode', f)).filter(p => fs.existsSync(p))
-      .map(p => ({ path: p, text: fs.readFileSync(p, 'utf8'), discovered: true }));
-  }
-  return configs.map(c => {
-    let file = path.resolve(c);
-    const kind = APP_FILES[c];
-    // The app's own file, never one of that name in the working directory (a repository could plant
-    // one); a local file so named is given as ./claude-desktop.
-    if (kind) {
-      const found = configLocations({ platform: process.platform, home: os.homedir(), env: process.env, workspaceFolders: [] })
-        .find(l => l.kind === kind && fs.existsSync(l.path));
-      if (!found) throw new UsageError(`no ${c} configuration file found`);
-      file = found.path;
-    }
-    try { return { path: file, text: fs.readFileSync(file, 'utf8') }; }
-    catch (e) { throw new UsageError(`cannot read ${file}: ${(e as Error).message}`); }
-  });
-}
 
 function objectArg(text: string | undefined, what: string): Record<string, unknown> {
   if (text === undefined) return {};
@@ -99,6 +83,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       workspace: { type: 'string', short: 'w' },
       json: { type: 'boolean' },
       timeout: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
       quiet: { type: 'boolean', short: 'q' },
       verbose: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
@@ -108,7 +93,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const [command, ...rest] = positionals;
   if (opts.version) { out.line(VERSION); return 0; }
   if (opts.help || !command) { out.line(USAGE); return opts.help ? 0 : 2; }
-  const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
+  const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], trust: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
   const [min, max] = arity[command] ?? [-1, -1];
   if (min < 0) throw new UsageError(`unknown command "${command}"`);
   if (rest.length < min || rest.length > max) throw new UsageError(`wrong number of arguments for ${command}`);
@@ -119,11 +104,14 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const loaded = loadDeclarations(readFiles(opts.config ?? [], workspace));
   if (!loaded.files.length && !loaded.problems.length) throw new UsageError(`no servers declared: ${workspace} has no .vscode/settings.json or .vscode/mcp.json with servers; name a file with --config`);
 
-  const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr));
-  const fromEnv = envSecrets(loaded.servers, process.env);
+  const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr),
+    new Map(Object.entries(loaded.servers).map(([name, decl]) => [name, referencedInputs(decl)])));
+  const fromEnv = envValues(loaded.servers, process.env);
   out = new Output(() => [...resolver.values, ...fromEnv], process.stdout, process.stderr, opts.quiet);
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
+
+  if (command === 'trust') return trustWorkspace(loaded.servers, workspace, opts.config?.length ? opts.config : undefined, out);
 
   // call/read/prompt start only the server they talk to.
   const target = command === 'list' || command === 'check' ? undefined : rest[0];
@@ -131,6 +119,16 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   if (target !== undefined) {
     if (!Object.hasOwn(raw, target)) throw new UsageError(`no server "${target}" is declared${Object.keys(raw).length ? ` (declared: ${Object.keys(raw).join(', ')})` : ''}`);
     raw = { [target]: raw[target] };
+  }
+  // Named files (-c) are the user's choice; the workspace's own are the repository's.
+  if (!opts.config?.length) {
+    const interactive = process.stdin.isTTY && process.stderr.isTTY;
+    const run = await consentToRun({
+      folder: fs.realpathSync(workspace), servers: raw, store: TrustStore.load(), yes: !!opts.yes,
+      ask: interactive ? q => askTrust(process.stdin, process.stderr, q) : undefined,
+      say: line => out.error(line),
+    }, message => new UsageError(message));
+    if (!run) return 1;
   }
 
   const noChange = new Emitter<void>();
@@ -155,7 +153,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.message})` : ''}`));
   try {
     const applied = await host.apply(raw);
-    for (const id of resolver.missing) out.error(`input "${id}" was not given: set ${inputEnvName(id)}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
+    for (const why of resolver.missing.values()) out.error(`${why}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
     const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
     const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
     if (target !== undefined) {
@@ -174,6 +172,17 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     process.off('SIGINT', onSigint);
     await host.shutdown();
   }
+}
+
+/** `trust`: records the workspace's current declarations as trusted, after showing them. */
+function trustWorkspace(servers: Readonly<Record<string, unknown>>, workspace: string, configs: readonly string[] | undefined, out: Output): number {
+  if (configs) throw new UsageError('trust is for a workspace\'s own .vscode files; files named with --config run without asking');
+  const store = TrustStore.load();
+  const folder = fs.realpathSync(workspace);
+  for (const [name, decl] of Object.entries(servers)) out.line(describeLaunch(name, decl));
+  store.trust(folder, servers);
+  out.line(`trusted ${Object.keys(servers).length} server(s) of ${folder} as declared now (kept in ${store.file})`);
+  return 0;
 }
 
 async function main(): Promise<void> {

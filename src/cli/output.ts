@@ -1,10 +1,19 @@
 /**
  * Everything the CLI writes goes through here: results on stdout, progress and logs on stderr. Text
  * a server chose is cleaned (a tool description must not recolour or rewrite the terminal), and every
- * line is redacted with the values of `${input:…}` given this run and the credential shapes the one
- * redaction function knows, so a server echoing a secret does not put it in a CI log.
+ * line is redacted with the values of `${input:…}` and `${env:…}` given this run, the user-info of
+ * every URL (`postgres://user:password@…`) and the credential shapes the one redaction function
+ * knows, so a server echoing a secret does not put it in a CI log.
  */
-import { LogLevel, plainText, redact, type Logger } from '../core';
+import { LogLevel, plainText, redact, REDACTED, type Logger } from '../core';
+import { escapeJsonText } from './visible';
+
+// scheme://user-info@ — the user-info ends at the first `@` before the host; `/`, `?`, `#`, quotes,
+// whitespace or a backslash (a JSON escape) end the search, so `a://x/y@z` is a path, not user-info.
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'\\<>]+@/gi;
+
+/** `text` with the user-info of every URL in it redacted. */
+export const redactUrlUserInfo = (text: string) => text.replace(URL_USER_INFO, `$1${REDACTED}@`);
 
 export interface Writable { write(text: string): unknown }
 
@@ -19,21 +28,26 @@ export class Output {
   /** A result line (text mode); `text` may hold a server's words. */
   line(text = ''): void { this.stdout.write(`${this.clean(text)}\n`); }
 
-  /** The result as JSON: escapes keep control characters inert, redaction still applies. */
-  json(value: unknown): void { this.stdout.write(`${redact(JSON.stringify(value, null, 2), this.secrets())}\n`); }
+  /** The result as JSON: controls, bidi and other invisible characters as `\\u` escapes, redacted like text. */
+  json(value: unknown): void { this.stdout.write(`${escapeJsonText(redactUrlUserInfo(redact(JSON.stringify(value, null, 2), this.secrets())))}\n`); }
 
   /** Progress for slow starts; off with `--quiet`. */
-  progress(text: string): void { if (!this.quiet) this.stderr.write(`mcp-host: ${this.clean(text)}\n`); }
+  progress(text: string): void { if (!this.quiet) this.stderr.write(this.prefixed('mcp-host: ', text)); }
 
   /** Errors always reach stderr. */
-  error(text: string): void { this.stderr.write(`mcp-host: ${this.clean(text)}\n`); }
+  error(text: string): void { this.stderr.write(this.prefixed('mcp-host: ', text)); }
 
-  private clean(text: string): string { return redact(plainText(text), this.secrets()); }
+  /** Each line behind `prefix`: a line break in a server's name or words cannot start a line that reads as another program's. */
+  private prefixed(prefix: string, text: string): string {
+    return this.clean(text).split('\n').map(l => `${prefix}${l}\n`).join('');
+  }
+
+  private clean(text: string): string { return redactUrlUserInfo(redact(plainText(text), this.secrets())); }
 
   /** A server's log on stderr, tagged with its name; below `level` is dropped. */
   logger(server: string, level: LogLevel): Logger {
     const write = (at: LogLevel, tag: string) => (message: string | Error) => {
-      if (at >= level) this.stderr.write(`[${this.clean(server)}] ${tag} ${this.clean(message instanceof Error ? message.message : String(message))}\n`);
+      if (at >= level) this.stderr.write(this.prefixed(`[${plainText(server, { singleLine: true })}] ${tag} `, message instanceof Error ? message.message : String(message)));
     };
     return {
       trace: write(LogLevel.Trace, 'trace'),

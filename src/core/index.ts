@@ -31,8 +31,7 @@ export * from './bundles';
 export * from './apps';
 // Reading other hosts' and VS Code's declaration files, and redacting output: what the CLI (src/cli) needs.
 export { convertConfig, locateServers, type ConfigFormat } from './onboarding/importConfig';
-export { readInputList } from './onboarding/inputs';
+export { readInputList, referencedInputs } from './onboarding/inputs';
 export { parseJsonc } from './onboarding/jsonc';
-export { isSecretName } from './onboarding/secrets';
 export { configLocations, type SourceKind } from './onboarding/sources';
-export { redact } from './redact';
+export { REDACTED } from './redact';

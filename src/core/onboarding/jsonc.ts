@@ -12,12 +12,41 @@ export function parseJsonc(text: string): JsoncResult {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const at = /position (\d+)/.exec(message);
-    if (!at) return { error: message };
+    // V8 words some errors as `Unexpected token 'x', "<the text>" is not valid JSON`: the file's own
+    // content (which may be a secret, or another file behind a symlink) must not reach a message.
+    if (!at) return { error: /^Unexpected end/.test(message) ? message : `Unexpected character ${where(clean, firstInvalid(clean))}` };
     const before = clean.slice(0, Number(at[1]));
     const line = before.split('\n').length;
     const column = before.length - before.lastIndexOf('\n');
     return { error: `${message.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '')} (line ${line}, column ${column})` };
   }
+}
+
+/** `(line L, column C)` of an offset. */
+function where(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `(line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`;
+}
+
+/**
+ * Offset of the first character no JSON text can continue with: the shortest prefix that fails for
+ * another reason than ending early (a prefix of a valid beginning is itself one, so this is monotone).
+ */
+function firstInvalid(text: string): number {
+  // Ending early reads `Unexpected end of JSON input` or names the position just past the prefix.
+  const continues = (n: number) => {
+    try { JSON.parse(text.slice(0, n)); return true; } catch (e) {
+      const message = e instanceof Error ? e.message : '';
+      const at = /position (\d+)/.exec(message);
+      return /^Unexpected end/.test(message) || (at !== null && Number(at[1]) >= n);
+    }
+  };
+  let lo = 0, hi = text.length; // continues(lo) holds, continues(hi) does not
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (continues(mid)) lo = mid; else hi = mid;
+  }
+  return lo;
 }
 
 /**

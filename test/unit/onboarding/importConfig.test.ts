@@ -166,6 +166,16 @@ describe('jsonc', () => {
     assert.deepEqual(parseJsonc('\uFEFF{"s": "a,}\\"b"}').value, { s: 'a,}"b' });
   });
 
+  it('names the line and column of an error and never quotes the text (it may be a secret)', () => {
+    for (const text of ['AWS_SECRET=wJalrXUtnFEMI/K7MDENG\nmore', '{\n  "a": SECRET_VALUE_1234 }', '{ "a": 1 }} SECRET_TAIL_5678']) {
+      const { error } = parseJsonc(text);
+      assert.ok(error, text);
+      assert.doesNotMatch(error, /SECRET|wJalr|AWS/, error);
+      assert.match(error, /\(line \d+, column \d+\)$/, error);
+    }
+    assert.equal(parseJsonc('{\n  "a": SECRET_VALUE_1234 }').error, 'Unexpected character (line 2, column 8)');
+  });
+
   it('finds a server\'s own key, not its name in another server\'s args, a comment or another setting', () => {
     const text = [
       '{',

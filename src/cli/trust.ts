@@ -1,0 +1,139 @@
+/**
+ * A workspace's declarations are the cloned repository's: running them runs its commands as the user,
+ * with the user's environment. The CLI shows each command line or URL and runs them only when the user
+ * says so: in a terminal by answering, elsewhere with `--yes` (this run) or because the folder's
+ * servers are in the trusted-folders file. That file records each server's declaration by a hash, so
+ * a changed or added declaration (a `git pull`) is asked about again.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { parseJsonc } from '../core';
+import { shellWord } from './visible';
+
+/** Where the CLI keeps its own settings: the platform's per-user configuration folder. */
+export function configDir(env: Readonly<Record<string, string | undefined>> = process.env, platform = process.platform, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'mcp-host');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'mcp-host');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'mcp-host');
+}
+
+export const trustFile = () => path.join(configDir(), 'trusted-folders.json');
+
+/** Keys sorted at every level, so the same declaration always hashes the same. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map(k => [k, canonical((value as Record<string, unknown>)[k])]));
+  return value;
+}
+
+export const fingerprint = (declaration: unknown) => `sha256:${createHash('sha256').update(JSON.stringify(canonical(declaration)) ?? 'undefined').digest('hex')}`;
+
+interface TrustData { folders: Record<string, { servers: Record<string, string> }> }
+
+export class TrustStore {
+  private constructor(readonly file: string, private readonly data: TrustData, readonly problem?: string) {}
+
+  /** A missing file trusts nothing; a broken one too, and is never overwritten. */
+  static load(file = trustFile()): TrustStore {
+    let text: string;
+    try { text = fs.readFileSync(file, 'utf8'); } catch { return new TrustStore(file, { folders: {} }); }
+    const parsed = parseJsonc(text);
+    const v = parsed.value as Partial<TrustData> | undefined;
+    if (parsed.error !== undefined || !v || typeof v !== 'object' || !v.folders || typeof v.folders !== 'object') {
+      return new TrustStore(file, { folders: {} }, `${file} is not a trusted-folders file${parsed.error ? ` (${parsed.error})` : ''}; nothing in it is trusted, and it is left as it is`);
+    }
+    return new TrustStore(file, v as TrustData);
+  }
+
+  /** The servers (by name) whose declaration in `folder` is not the one recorded. */
+  untrusted(folder: string, servers: Readonly<Record<string, unknown>>): string[] {
+    const known = Object.hasOwn(this.data.folders, folder) ? this.data.folders[folder].servers ?? {} : {};
+    return Object.keys(servers).filter(name => !Object.hasOwn(known, name) || known[name] !== fingerprint(servers[name]));
+  }
+
+  /** Records these declarations of `folder` (others of the folder stay recorded). */
+  trust(folder: string, servers: Readonly<Record<string, unknown>>): void {
+    if (this.problem) throw new Error(this.problem);
+    const entry = Object.hasOwn(this.data.folders, folder) ? this.data.folders[folder] : (this.data.folders[folder] = { servers: {} });
+    // defineProperty: a server named `__proto__` is recorded like any other name.
+    for (const [name, decl] of Object.entries(servers)) Object.defineProperty(entry.servers, name, { value: fingerprint(decl), enumerable: true, writable: true, configurable: true });
+    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
+    fs.renameSync(tmp, this.file);
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v));
+
+/** What running a declaration means, as one line a user can check: the command line or the URL, and what else it brings. */
+export function describeLaunch(name: string, decl: unknown): string {
+  const d = (decl && typeof decl === 'object' ? decl : {}) as Record<string, unknown>;
+  const words = (list: unknown) => (Array.isArray(list) ? list.map(a => shellWord(str(a))) : list === undefined ? [] : [shellWord(str(list))]);
+  const what = d.url !== undefined
+    ? `${shellWord(str(d.type ?? 'http'))} ${shellWord(str(d.url))}`
+    : `runs ${[...words(d.command), ...words(d.args)].join(' ')}`;
+  const extra = [
+    d.cwd !== undefined ? `in ${shellWord(str(d.cwd))}` : '',
+    d.env && typeof d.env === 'object' ? `env ${Object.keys(d.env).map(shellWord).join(', ')}` : '',
+    d.envFile !== undefined ? `envFile ${shellWord(str(d.envFile))}` : '',
+    d.headers && typeof d.headers === 'object' ? `headers ${Object.keys(d.headers).map(shellWord).join(', ')}` : '',
+  ].filter(Boolean);
+  return `${shellWord(name)}: ${what}${extra.length ? ` (${extra.join('; ')})` : ''}`;
+}
+
+export type TrustAnswer = 'once' | 'always' | 'no';
+
+/** Asks on the terminal (echo on: this is no secret); anything but y or a is no, and so is Ctrl-C or Ctrl-D. */
+export function askTrust(input: NodeJS.ReadStream, output: NodeJS.WritableStream, question: string): Promise<TrustAnswer> {
+  return new Promise(resolve => {
+    const rl = readline.createInterface({ input, output, terminal: true });
+    let answer: TrustAnswer = 'no';
+    rl.on('SIGINT', () => rl.close());
+    rl.once('close', () => resolve(answer));
+    rl.question(question, text => {
+      const a = text.trim().toLowerCase();
+      answer = a === 'y' || a === 'yes' ? 'once' : a === 'a' || a === 'always' ? 'always' : 'no';
+      rl.close();
+    });
+  });
+}
+
+export interface RunConsent {
+  /** The workspace folder, as a real path (the key in the trusted-folders file). */
+  readonly folder: string;
+  /** The declarations this run would start. */
+  readonly servers: Readonly<Record<string, unknown>>;
+  readonly store: TrustStore;
+  /** `--yes`: run them this once without asking. */
+  readonly yes: boolean;
+  /** A terminal to ask in; undefined when there is none. */
+  readonly ask?: (question: string) => Promise<TrustAnswer>;
+  /** A line on stderr (cleaned and redacted there). */
+  readonly say: (line: string) => void;
+}
+
+/**
+ * Whether the workspace's servers may run: yes when each one's declaration is trusted as it is,
+ * else after showing what would run, on `--yes` or the user's answer. Throws `refuse` when there is
+ * no one to ask.
+ */
+export async function consentToRun(c: RunConsent, refuse: (message: string) => Error): Promise<boolean> {
+  const enabled = Object.fromEntries(Object.entries(c.servers).filter(([, d]) => !(d && typeof d === 'object' && (d as { disabled?: unknown }).disabled === true)));
+  if (c.store.problem) c.say(`warning: ${c.store.problem}`);
+  const pending = c.store.untrusted(c.folder, enabled);
+  if (!pending.length) return true;
+  c.say(`${c.folder} declares ${pending.length === 1 ? 'a server' : 'servers'} that would run as you, with your environment:`);
+  for (const name of pending) c.say(`  ${describeLaunch(name, enabled[name])}`);
+  if (c.yes) { c.say('running them once (--yes)'); return true; }
+  if (!c.ask) {
+    throw refuse(`not run: this folder's servers are not trusted. Check the lines above, then run again with --yes (this once) or run "mcp-host trust" in the folder (kept in ${c.store.file})`);
+  }
+  const answer = await c.ask(`mcp-host: run ${pending.length === 1 ? 'it' : 'them'}? [y] this once, [a] always (kept in ${c.store.file}), [N] no: `);
+  if (answer === 'always') c.store.trust(c.folder, Object.fromEntries(pending.map(n => [n, enabled[n]])));
+  if (answer === 'no') c.say('not run');
+  return answer !== 'no';
+}
