@@ -3,10 +3,12 @@
  * everything that is not text becomes an attachment (images, audio, embedded resources as data;
  * `file:` resource links as references). Other resource links stay in the text as Markdown links,
  * since a chat attachment must be a file the editor can open. When the messages mix roles, each
- * gets a label so the model still sees who said what. Pure: the VS Code layer writes the data
+ * gets a label so the model still sees who said what. The text is the user's message, so it passes the
+ * one cleaner: a server cannot hide words in it. Pure: the VS Code layer writes the data
  * attachments to files and opens the chat.
  */
 import type { GetPromptResult } from '@modelcontextprotocol/client';
+import { plainText } from '../text/plainText';
 import { isTextMime, renderBlock } from './promptMarkdown';
 
 export type PromptChatAttachment =
@@ -58,7 +60,8 @@ export function promptChatRequest(result: GetPromptResult): PromptChatRequest {
     if (text === undefined) continue;
     if (mixed && r !== role) parts.push(`**${r === 'assistant' ? 'Assistant' : 'User'}:**`);
     role = r;
-    parts.push(text);
+    // Sent in the user's name: nothing in it may be invisible to them (attachments stay exact, as files they can open).
+    parts.push(plainText(text));
   }
   return { text: parts.join('\n\n'), attachments };
 }
