@@ -56,10 +56,14 @@ export class InputStore {
     await this.values();
   }
 
-  /** Forgets the values given for `server` declared at `scope` (in this workspace, for a workspace scope). */
-  async forgetServer(server: string, scope: InputScope): Promise<number> {
+  /**
+   * Forgets the values given for `server` declared at `scope` (in this workspace, for a workspace
+   * scope); with `folder`, only those given to the code of that working folder (one bundle install).
+   */
+  async forgetServer(server: string, scope: InputScope, folder?: string): Promise<number> {
     const workspace = scope === 'user' ? undefined : workspaceIdentity();
-    const n = await this.vault.forget(b => b.server === server && b.scope === scope && (scope === 'user' || b.workspace === workspace));
+    const n = await this.vault.forget(b => b.server === server && b.scope === scope && (scope === 'user' || b.workspace === workspace)
+      && (folder === undefined || b.target?.folder === folder));
     await this.values();
     return n;
   }
@@ -136,7 +140,7 @@ export class InputStore {
 
 function referrerOf(request: ScopedInputRequest | InputReferrer): InputReferrer {
   const { id, server, field, target, scope } = request;
-  return { id, server, field, ...(target ? { target: { kind: target.kind, value: target.value } } : {}), scope, ...(scope === 'user' ? {} : { workspace: workspaceIdentity() }) };
+  return { id, server, field, ...(target ? { target: { kind: target.kind, value: target.value, ...(target.folder !== undefined ? { folder: target.folder } : {}) } } : {}), scope, ...(scope === 'user' ? {} : { workspace: workspaceIdentity() }) };
 }
 
 /** The open workspace: its `.code-workspace` file, or its (first) folder. */

@@ -48,7 +48,7 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     const start = items.findIndex(i => i.kind === vscode.QuickPickItemKind.Separator) + 1;
     const end = items.findIndex((i, n) => n >= start && i.kind === vscode.QuickPickItemKind.Separator);
     const launch = items.slice(start, end < 0 ? undefined : end).map(i => i.label).join('');
-    assert.match(launch, /^node \S+\/bundles\/fixture-echo-bundle\/server\/index\.js --from-bundle/);
+    assert.match(launch, /^node \S+\/bundles\/fixture-echo-bundle-[0-9a-f]{16}-[0-9a-f]{8}\/server\/index\.js --from-bundle/);
     assert.match(consent.activeItems[0].label, /Cancel/);
     await chooseInstall(consent);
     const result = await done;
@@ -56,7 +56,7 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
 
     const declared = userServers()['fixture-echo-bundle'];
     const dir = declared.cwd!;
-    assert.match(dir, /bundles[\\/]fixture-echo-bundle$/);
+    assert.match(dir, /bundles[\\/]fixture-echo-bundle-[0-9a-f]{16}-[0-9a-f]{8}$/, 'a folder of its own: name, content hash, random part');
     await fs.stat(path.join(dir, 'server/index.js'));
     const who = await api.host.get('fixture-echo-bundle')!.callTool('whoami', {});
     assert.match((who.content as { text: string }[])[0].text, /"argv":\["--from-bundle"\],"env":\{"FIXTURE_BUNDLE":"yes"\}/);
@@ -78,17 +78,7 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     const file = path.join(tmp, 'keyed.mcpb');
     await fs.writeFile(file, goodBundle(m));
     const inputIds = () => (config().inspect<{ id: string }[]>('inputs')?.globalValue ?? []).map(i => i.id);
-    const installAnswering = async (value: string) => {
-      const before = api.testing.quickInput.active;
-      const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', file);
-      await acceptInstall(before);
-      const box = await waitFor(() => { const a = api.testing.quickInput.active; return a && 'password' in a && a.password ? a as vscode.InputBox : undefined; }, 15_000, 'the masked InputBox for the API key');
-      assert.match(box.prompt ?? '', /API key: Key for the echo service/);
-      box.value = value;
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return done;
-    };
-    const first = await installAnswering(secret);
+    const first = await installAnswering(file, secret);
     assert.equal(first.status === 'installed' && first.state, 'running', JSON.stringify(first));
     const who = await api.host.get('keyed-bundle')!.callTool('whoami', {});
     assert.match((who.content as { text: string }[])[0].text, new RegExp(`"FIXTURE_KEY":"${secret}"`));
@@ -101,11 +91,66 @@ describe('bundles: install, run, uninstall; bad bundles refused', function () {
     await waitFor(() => api.host.get('keyed-bundle') === undefined ? true : undefined, 10_000, 'the server to be gone');
 
     // Installed again, the bundle does not silently get the old key: it was deleted, so the user is asked.
-    const again = await installAnswering('second-key');
+    const again = await installAnswering(file, 'second-key');
     assert.equal(again.status === 'installed' && again.state, 'running', JSON.stringify(again));
     const who2 = await api.host.get('keyed-bundle')!.callTool('whoami', {});
     assert.match((who2.content as { text: string }[])[0].text, /"FIXTURE_KEY":"second-key"/);
     await vscode.commands.executeCommand('mcpHost.uninstallBundle', 'keyed-bundle');
+  });
+
+  it('a same-named bundle with other code installed later gets its own folder and is asked for its key; the first declaration still runs its own code with its own key', async () => {
+    const m = manifest({
+      name: 'twin-bundle',
+      user_config: { api_key: { type: 'string', title: 'API key', description: 'Key for the twin service', sensitive: true, required: true } },
+      server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'], env: { FIXTURE_KEY: '${user_config.api_key}' } } },
+    });
+    const one = path.join(tmp, 'twin-one.mcpb'), two = path.join(tmp, 'twin-two.mcpb');
+    await fs.writeFile(one, goodBundle(m, 'one'));
+    await fs.writeFile(two, goodBundle({ ...m, version: '2.0.0' }, 'two'));
+    /** Which code runs under the name, with which key. */
+    const whoami = async () => {
+      const { env } = JSON.parse(((await api.host.get('twin-bundle')!.callTool('whoami', {})).content as { text: string }[])[0].text) as { env: Record<string, string> };
+      return `code ${env.FIXTURE_CODE}, key ${env.FIXTURE_KEY}`;
+    };
+    const declare = async (servers: Record<string, unknown>, inputs?: unknown[]) => {
+      await config().update('inputs', inputs, vscode.ConfigurationTarget.Global);
+      await config().update('servers', servers, vscode.ConfigurationTarget.Global);
+      await api.reload();
+    };
+    const userInputs = () => config().inspect<{ id: string }[]>('inputs')?.globalValue ?? [];
+
+    const first = await installAnswering(one, 'key-of-one');
+    assert.equal(first.status === 'installed' && first.state, 'running', JSON.stringify(first));
+    assert.match(await whoami(), /^code one, key key-of-one$/);
+    const firstDecl = userServers()['twin-bundle'];
+    const firstInputs = userInputs();
+    // Another workspace, which does not see this declaration nor its input (a hand edit does the
+    // same), installs a bundle of the same name with other code: same server name, same input id.
+    const { 'twin-bundle': _hidden, ...others } = userServers();
+    await declare(others, firstInputs.filter(i => !i.id.startsWith('twin-bundle')));
+    const second = await installAnswering(two, 'key-of-two', true); // times out when the first key is handed over
+    assert.equal(second.status === 'installed' && second.state, 'running', JSON.stringify(second));
+    assert.match(await whoami(), /^code two, key key-of-two$/);
+    const secondDecl = userServers()['twin-bundle'];
+    assert.notEqual(secondDecl.cwd, firstDecl.cwd, 'one folder per install');
+    assert.deepEqual(userInputs().map(i => i.id), firstInputs.map(i => i.id), 'the same input id as the first install');
+    assert.match(await fs.readFile(path.join(firstDecl.cwd!, 'server/index.js'), 'utf8'), /FIXTURE_CODE = "one"/, 'the first install\'s files are untouched');
+
+    // The first declaration, seen again, runs its own code with the key given to it, asking nothing.
+    let asked = 0;
+    const sub = api.testing.quickInput.onDidShow(() => asked++);
+    try {
+      await declare({ ...others, 'twin-bundle': firstDecl }, firstInputs);
+      await waitFor(() => api.host.get('twin-bundle')?.state === 'running' ? true : undefined, 15_000, 'the first bundle running');
+      assert.match(await whoami(), /^code one, key key-of-one$/);
+    } finally { sub.dispose(); }
+    assert.equal(asked, 0);
+
+    // Uninstalling it removes its own folder only.
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('mcpHost.uninstallBundle', 'twin-bundle')).status, 'uninstalled');
+    await assert.rejects(fs.stat(firstDecl.cwd!));
+    await fs.stat(path.join(secondDecl.cwd!, 'server/index.js'));
+    await fs.rm(secondDecl.cwd!, { recursive: true, force: true });
   });
 
   it('refuses a wrong checksum, a bad manifest and a zip-slip bundle with a clear message, asking nothing and writing nothing', async () => {
@@ -150,4 +195,29 @@ async function chooseInstall(consent: vscode.QuickPick<vscode.QuickPickItem>): P
 
 async function acceptInstall(before: unknown): Promise<void> {
   await chooseInstall(await installConsent(before));
+}
+
+/**
+ * Installs the bundle `file` in user settings and types `value` into the masked InputBox its API key
+ * option asks with. `offered`: a value stored for another use of the input id is offered first; the
+ * active choice must be "Enter a new value", which is taken.
+ */
+async function installAnswering(file: string, value: string, offered = false): Promise<InstallResult> {
+  const before = api.testing.quickInput.active;
+  const done = vscode.commands.executeCommand<InstallResult>('mcpHost.installBundle', file);
+  await acceptInstall(before);
+  if (offered) {
+    const offer = await waitFor(() => {
+      const a = api.testing.quickInput.active as vscode.QuickPick<vscode.QuickPickItem> | undefined;
+      return a && 'items' in a && a.items.some(i => i.label === 'Enter a new value') ? a : undefined;
+    }, 15_000, 'the choice between a new value and the one stored for the other install');
+    assert.equal(offer.activeItems[0]?.label, 'Enter a new value');
+    assert.match(offer.placeholder ?? '', /reuse it only if you trust this server with it/);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  const box = await waitFor(() => { const a = api.testing.quickInput.active; return a && 'password' in a && a.password ? a as vscode.InputBox : undefined; }, 15_000, 'the masked InputBox for the API key');
+  assert.match(box.prompt ?? '', /API key: Key for the (echo|twin) service/);
+  box.value = value;
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  return done;
 }

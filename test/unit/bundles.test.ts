@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BundleError, bundleDeclaration, bundleServerName, entryTarget, openBundle, readZip, removeBundle, unpackBundle, unsafeEntryName } from '../../src/core/bundles';
+import { BundleError, bundleDeclaration, bundleServerName, entryTarget, installFolderName, openBundle, readZip, removeBundle, unpackBundle, unsafeEntryName } from '../../src/core/bundles';
 import { badManifestBundle, goodBundle, manifest, symlinkBundle, zip, zipSlipBundle } from '../fixtures/bundles/makeBundle';
 import { createTestHost, waitForState } from './helpers';
 
@@ -42,6 +42,15 @@ describe('MCP bundles', () => {
     await assert.rejects(removeBundle(root, path.join(dir, 'server')), BundleError, 'removes only a bundle folder');
     await removeBundle(root, dir);
     await assert.rejects(fs.stat(dir));
+  });
+
+  it('gives every install a folder of its own: name, content hash and a random part, never reused', async () => {
+    const bytes = goodBundle();
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const a = installFolderName('files', sha), b = installFolderName('files', sha);
+    assert.match(a, new RegExp(`^files-${sha.slice(0, 16)}-[0-9a-f]{8}$`));
+    assert.notEqual(a, b, 'two installs of the same bundle (two workspaces) do not share a folder');
+    assert.notEqual(installFolderName('files', createHash('sha256').update(goodBundle(manifest(), 'other code')).digest('hex')).slice(0, 22), a.slice(0, 22), 'other code, another folder');
   });
 
   it('refuses a wrong checksum and a bad manifest, saying why', async () => {

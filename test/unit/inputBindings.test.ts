@@ -71,6 +71,22 @@ describe('input bindings', () => {
     assert.deepEqual(offers[0].bindings, [{ scope: 'user', server: 'github', field: 'headers.Authorization', target: github.target }]);
   });
 
+  it('binds a value given to the code of one working folder (a bundle install) to that folder: other code under the name asks', async () => {
+    const vault = new InputVault(new MemorySecrets(), new MemoryIndex());
+    const bundle = (dir: string) => ({ command: 'node', args: [`${dir}/server/index.js`], cwd: dir, env: { KEY: '${input:bundle.api_key}' } });
+    const first = bundle('/storage/bundles/files-1111111111111111-aaaaaaaa');
+    const referrer = (declaration: object): InputReferrer => ({ id: 'bundle.api_key', scope: 'user', server: 'files', field: 'env.KEY', target: declarationTarget(declaration) });
+    await vault.store([referrer(first)], 'sk-first');
+    assert.equal(await vault.lookup(referrer(first)), 'sk-first');
+    assert.equal(await vault.lookup(referrer(bundle('/storage/bundles/files-2222222222222222-bbbbbbbb'))), undefined, 'new code in its own folder');
+    assert.equal(await vault.lookup(referrer({ ...first, cwd: undefined })), undefined, 'the same command without the folder');
+    // The resolver names the same target as the one stored at install.
+    const seen: InputRequest[] = [];
+    const { servers } = parseServers({ files: first });
+    await resolveDeclaration(servers[0], { workspaceFolders: [], trusted: true, userHome: '/home/u', env: {}, resolveInput: async r => { seen.push(r); return 'x'; } });
+    assert.deepEqual(seen.map(r => r.target), [declarationTarget(first)]);
+  });
+
   it('binds a workspace value to that workspace only', async () => {
     const vault = new InputVault(new MemorySecrets(), new MemoryIndex());
     const mine: InputReferrer = { ...github, scope: 'workspace', workspace: ws };

@@ -4,7 +4,7 @@
  * of our storage, and declare its server. The manifest is the bundle author's: its `mcp_config` may use
  * the bundle's own variables (`${__dirname}`, `${user_config.x}`, `${HOME}`, `${/}`), nothing of ours.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseServers } from '../config/parse';
@@ -62,6 +62,16 @@ export async function openBundle(bytes: Buffer, expectedSha256?: string, limits?
   const manifest = checked.data as unknown as BundleManifest;
   if (!manifest.server.mcp_config) throw new BundleError('its manifest does not say how to start the server (server.mcp_config).');
   return { manifest, entries, sha256 };
+}
+
+/**
+ * The folder of one install: the server name, the first 16 hex digits of the bundle's SHA-256 and a
+ * random part. Never reused: two installs of one bundle (from two workspaces, whose server names can
+ * be equal) get two folders, so removing one never removes the other's files, and new code never
+ * lands where an older declaration runs.
+ */
+export function installFolderName(name: string, sha256: string): string {
+  return `${name}-${sha256.slice(0, 16)}-${randomBytes(4).toString('hex')}`;
 }
 
 /** A server name from the manifest's name (`@acme/files` → `acme-files`). */

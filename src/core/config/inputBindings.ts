@@ -32,7 +32,8 @@ export function bindingMatches(binding: InputBinding, referrer: InputReferrer): 
     && binding.server === referrer.server
     && binding.field === referrer.field
     && binding.target?.kind === referrer.target?.kind
-    && binding.target?.value === referrer.target?.value;
+    && binding.target?.value === referrer.target?.value
+    && binding.target?.folder === referrer.target?.folder;
 }
 
 /** The origin of a URL whose scheme and authority hold no variables (the rest may: a query key). */
@@ -42,16 +43,20 @@ export function urlTarget(url: string): InputTarget | undefined {
   try { return { kind: 'origin', value: new URL(authority).origin }; } catch { return undefined; }
 }
 
-/** A command without variables is its own target; one with variables is known only once resolved. */
-export function commandTarget(command: string): InputTarget | undefined {
-  return command && !command.includes('${') ? { kind: 'command', value: command } : undefined;
+/**
+ * A command without variables is its own target (with the declared working folder, when there is
+ * one, see {@link InputTarget.folder}); one with variables is known only once resolved.
+ */
+export function commandTarget(command: string, cwd?: unknown): InputTarget | undefined {
+  if (!command || command.includes('${')) return undefined;
+  return typeof cwd === 'string' ? { kind: 'command', value: command, folder: cwd } : { kind: 'command', value: command };
 }
 
 /** The target of a raw declaration (`mcpHost.servers` entry), as the resolver will compute it. */
 export function declarationTarget(declaration: unknown): InputTarget | undefined {
-  const d = (declaration ?? {}) as { url?: unknown; command?: unknown };
+  const d = (declaration ?? {}) as { url?: unknown; command?: unknown; cwd?: unknown };
   if (typeof d.url === 'string') return urlTarget(d.url);
-  return typeof d.command === 'string' ? commandTarget(d.command) : undefined;
+  return typeof d.command === 'string' ? commandTarget(d.command, d.cwd) : undefined;
 }
 
 /**

@@ -52,9 +52,9 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
     return { type: decl.type, url, headers };
   }
 
-  target = commandTarget(decl.command);
+  target = commandTarget(decl.command, decl.cwd);
   const command = await sub('command', decl.command);
-  target = { kind: 'command', value: command };
+  target = decl.cwd === undefined ? { kind: 'command', value: command } : { kind: 'command', value: command, folder: decl.cwd };
   const declaredCwd = decl.cwd === undefined ? undefined : await sub('cwd', decl.cwd);
   const envFile = decl.envFile === undefined ? undefined : await sub('envFile', decl.envFile);
   if (!ctx.trusted) {

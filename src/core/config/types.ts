@@ -102,6 +102,12 @@ export interface VariableContext {
 export interface InputTarget {
   readonly kind: 'origin' | 'command';
   readonly value: string;
+  /**
+   * A stdio server's declared working folder (as written, before resolution), when it declares one:
+   * where its code lives for a bundle (one folder per install and content), so a value given to the
+   * code of one folder is not handed to the code of another.
+   */
+  readonly folder?: string;
 }
 
 /** One `${input:id}` reference being resolved: who asks for the value and where it will go. */

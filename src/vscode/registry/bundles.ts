@@ -1,14 +1,17 @@
 /**
  * "MCP: Install Bundle…" and "MCP: Uninstall Bundle…": a `.mcpb` file is checked (sha256 when given,
- * the zip, the manifest), shown through the install consent, unpacked into
- * `<global storage>/bundles/<server name>` and declared; uninstalling removes the declaration, the
- * input definitions made for its options and the values stored for them, and the
- * folder. Only folders directly inside that `bundles` folder are ever removed.
+ * the zip, the manifest), shown through the install consent, unpacked into a folder of its own
+ * (core `installFolderName`: name, content hash, random part) under `<global storage>/bundles` and
+ * declared with that folder. Names are unique only in the open workspace, so an install never
+ * writes into a folder another declaration (of another workspace) may run; the values given for the
+ * bundle's options are bound to that folder (`InputTarget.folder`), so other code is asked again.
+ * Uninstalling removes the declaration, the input definitions made for its options and the values
+ * stored for them, and its own folder only. Only folders directly inside `bundles` are ever removed.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BundleError, bundleDeclaration, bundleServerName, openBundle, removeBundle, unpackBundle } from '../../core/bundles';
+import { BundleError, bundleDeclaration, bundleServerName, installFolderName, openBundle, removeBundle, unpackBundle } from '../../core/bundles';
 import { inputReferences } from '../../core';
 import { SECTION } from '../config';
 import type { OnboardingContext } from '../onboarding/declareAndStart';
@@ -50,20 +53,19 @@ export async function installBundle(ctx: OnboardingContext, root: string, arg: B
   }
   const declared = declaredServers();
   const name = bundleServerName(opened.manifest, declared.keys());
-  const dir = path.join(root, name);
+  const dir = path.join(root, installFolderName(name, opened.sha256));
   const taken = declaredInputs().map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
   const built = bundleDeclaration(opened.manifest, dir, name, taken);
   if (built.errors.length) return refuse(built.errors.join(' '));
   return installWithConsent(ctx, {
     name, declaration: built.declaration, inputs: built.inputs,
     source: vscode.l10n.t('the bundle {0}', source.file),
-    // A folder left by an earlier install whose declaration is gone belongs to nobody: replace it.
-    prepare: async () => { await removeBundle(root, dir); await unpackBundle(opened, dir); },
+    prepare: () => unpackBundle(opened, dir),
   });
 }
 
 export async function uninstallBundle(ctx: OnboardingContext, root: string, arg: unknown): Promise<{ status: 'uninstalled' | 'cancelled' | 'refused'; message?: string }> {
-  const bundles = [...declaredServers()].filter(([name, d]) => (d.declaration as { cwd?: unknown } | undefined)?.cwd === path.join(root, name));
+  const bundles = [...declaredServers()].filter(([, d]) => typeof bundleFolder(d.declaration) === 'string' && path.dirname(path.resolve(bundleFolder(d.declaration)!)) === path.resolve(root));
   let name = typeof arg === 'string' ? arg : (arg as { name?: string } | undefined)?.name;
   if (!name) {
     name = (await vscode.window.showQuickPick(bundles.map(([n]) => n), { title: vscode.l10n.t('Uninstall MCP Bundle'), placeHolder: vscode.l10n.t('Which bundle should be removed?') }));
@@ -84,12 +86,18 @@ export async function uninstallBundle(ctx: OnboardingContext, root: string, arg:
     await config.update('servers', Object.keys(current).length ? current : undefined, configurationTarget(where.target));
     await removeOwnInputs(name, where.declaration, where.target);
     // The values the user gave for the bundle's options (API keys) go with it, not left in SecretStorage.
-    await ctx.inputs.forgetServer(name, where.target);
+    await ctx.inputs.forgetServer(name, where.target, bundleFolder(where.declaration));
   }
   await ctx.controller.reload();
-  await removeBundle(root, path.join(root, name));
+  await removeBundle(root, bundleFolder(where.declaration)!);
   void vscode.window.showInformationMessage(vscode.l10n.t('MCP bundle "{0}" was uninstalled.', name));
   return { status: 'uninstalled' };
+}
+
+/** The folder a bundle's declaration runs from (its `cwd`), if it has one. */
+function bundleFolder(declaration: unknown): string | undefined {
+  const cwd = (declaration as { cwd?: unknown } | undefined)?.cwd;
+  return typeof cwd === 'string' ? cwd : undefined;
 }
 
 /**
