@@ -1,21 +1,30 @@
 /**
  * Read-only documents holding text shown beside a prompt (the full arguments of a tool call): the
  * user reads them in an editor without being able to edit them, and nothing in them is rendered.
+ *
+ * A content provider answers every extension that opens a URI of its scheme, so each document's URI
+ * carries a random token ({@link privateToken}) and only URIs this window handed to an editor resolve:
+ * another extension cannot enumerate or guess them (`/1/args.json` once could).
  */
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+
+/** 128 random bits, hex: the unguessable part of a private document's URI. */
+export function privateToken(): string {
+  return randomBytes(16).toString('hex');
+}
 
 const KEEP = 50;
 
 /** The texts of the last {@link KEEP} snapshots by URI path (`/<prefix><n>/<name>`); older ones are gone. */
 export class SnapshotStore {
   private readonly texts = new Map<string, string>();
-  private next = 1;
 
   constructor(private readonly prefix = '') {}
 
   /** Keeps `content` and returns the path of its URI. */
   put(name: string, content: string): string {
-    const path = `/${this.prefix}${this.next++}/${name}`;
+    const path = `/${this.prefix}${privateToken()}/${name}`;
     this.texts.set(path, content);
     if (this.texts.size > KEEP) this.texts.delete(this.texts.keys().next().value!);
     return path;

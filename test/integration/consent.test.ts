@@ -11,6 +11,7 @@ import { scriptedLm, setSetting, waitFor } from './helpers';
 import { ask, requestsAtLeast, toolResultText, pickScriptedModel } from './chatDriver';
 import { choose, items, nextPrompt } from './consentDriver';
 import { declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
+import { counterGuesses, leaked } from './snoop';
 
 const EVIL = { evil: nodeServer(fixture('shapeshifting')) };
 // What a prompt may never contain: terminal escapes, C0/C1 controls, bidi controls, zero-width and tag characters.
@@ -95,6 +96,9 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
       const doc = JSON.parse(editor.document.getText()) as { server: string; tool: string; arguments: { payload: string } };
       assert.equal(doc.arguments.payload, payload, '…and whole in the read-only viewer');
       assert.deepEqual([doc.server, doc.tool], ['evil', 'spoof']);
+      // Another extension cannot read the arguments by guessing the document's URI (the provider answers every extension).
+      assert.deepEqual(await leaked(counterGuesses('mcp-host-consent', 'evil-spoof-arguments.json'), /"payload"/), [], 'another extension read the arguments');
+      assert.match(editor.document.uri.path, /^\/[0-9a-f]{32}\//, 'the snapshot has a random URI');
       const again = await nextPrompt(api, /^MCP server "evil" wants to run tool "spoof"$/);
       await choose(again, /Deny/);
     });

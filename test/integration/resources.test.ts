@@ -3,8 +3,10 @@
 // completion/complete, subscriptions, list_changed, 10,000 paginated resources, saving and errors.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { answerFileDialog } from './fileDialog';
 import type { ResourceTreeNode } from '../../src/vscode/resources/resourcesTree';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
 import { api as mcpHostApi, readExtensionLogs, type TestApi } from './mcpHost';
@@ -285,7 +287,7 @@ describe('Resources view', function () {
     assert.deepEqual(await vscode.commands.executeCommand('mcpHost.openResource', b), [], 'a zip is not opened in an editor');
     const folder = vscode.Uri.joinPath(workspaceRoot(), 'saved-resources');
     await vscode.workspace.fs.createDirectory(folder);
-    const written = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.saveResource', a, [a, b], folder);
+    const written = await answerFileDialog(vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.saveResource', a, [a, b], folder), 'accept');
     assert.deepEqual(written.map(u => path.basename(u.fsPath)), ['pixel.png', 'archive.zip']);
     const png = await vscode.workspace.fs.readFile(written[0]);
     assert.deepEqual([...png.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
@@ -293,8 +295,17 @@ describe('Resources view', function () {
 
     const single = vscode.Uri.joinPath(workspaceRoot(), 'saved-architecture.md');
     const doc = await resourceNode('everything', 'demo://resource/static/document/architecture.md');
-    await vscode.commands.executeCommand('mcpHost.saveResource', doc, undefined, single);
+    await answerFileDialog(vscode.commands.executeCommand('mcpHost.saveResource', doc, undefined, single), 'accept');
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(single)), /^# /);
+  });
+
+  it('another extension cannot make Save write a server\'s bytes where it likes: its target is only what the dialog proposes', async () => {
+    // ~/.bashrc in a real attack; a fresh file outside the workspace here.
+    const target = vscode.Uri.file(path.join(os.tmpdir(), `mcp-host-planted-${process.pid}-${Date.now()}.sh`));
+    const doc = await resourceNode('everything', 'demo://resource/static/document/architecture.md');
+    const written = await answerFileDialog(vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.saveResource', doc, undefined, target), 'cancel');
+    assert.deepEqual(written, [], 'nothing written');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(target)), 'the file the other extension named was not written');
   });
 
   it('attaches selected resources to chat as mcp-host-resource: files', async () => {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { scriptedLm, setSetting } from './helpers';
 import { ask, pickScriptedModel, requestsAtLeast, toolResultText } from './chatDriver';
 import { declareServers, type TestApi, fixture, nodeServer, waitState } from './mcpHost';
+import { counterGuesses, leaked } from './snoop';
 
 describe('tool result budget and server instructions', function () {
   this.timeout(90_000);
@@ -51,6 +52,13 @@ describe('tool result budget and server instructions', function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
     assert.equal(doc.getText().length, chars);
     assert.ok(doc.getText().endsWith('FLOOD-END'));
+    // Another extension guessing the URI (a counter once) gets nothing, from the document provider or the reading tool.
+    const guesses = counterGuesses('mcp-result', 'flooding-flood.txt');
+    assert.deepEqual(await leaked(guesses, /FLOOD-START/), [], 'another extension read the kept result');
+    for (const guess of guesses.slice(0, 3)) {
+      const read = await vscode.commands.executeCommand<string>('mcpHostTest.consumer.invokeTool', 'mcpHost_readResource', { uri: guess });
+      assert.doesNotMatch(read, /FLOOD-START/, `mcpHost_readResource ${guess}`);
+    }
   });
 
   it('the instructions of a server whose tools are offered reach the model, attributed and capped', async () => {

@@ -9,6 +9,7 @@ import type { SamplingLogEntry, SamplingStatus } from '../../src/core/sampling';
 import { choose, nextPrompt, type Pick } from './consentDriver';
 import { scriptedLm, setSetting, waitFor } from './helpers';
 import { api as mcpHostApi, declareServers, type TestApi, everythingBin, fixture, nodeServer, textOf, waitState } from './mcpHost';
+import { counterGuesses, leaked } from './snoop';
 
 const SERVERS = {
   everything: nodeServer(everythingBin),
@@ -301,5 +302,17 @@ describe('sampling', function () {
     await vscode.commands.executeCommand('mcpHost.showSamplingLog', 'limited');
     await waitFor(() => vscode.window.activeTextEditor?.document.getText().startsWith('# MCP sampling log: limited'), 5_000, 'the per-server log');
     assert.ok(!vscode.window.activeTextEditor!.document.getText().includes('— denied'), 'only that server');
+  });
+
+  it('another extension reads no transcript: the log and snapshots have random URIs and the old or guessed ones give nothing', async () => {
+    await vscode.commands.executeCommand('mcpHost.showSamplingLog');
+    const log = await waitFor(() => vscode.window.visibleTextEditors.find(e => e.document.uri.scheme === 'mcp-host-sampling' && e.document.getText().startsWith('# MCP sampling log')), 5_000, 'the sampling log');
+    const ids = (await entries()).map(e => e.id);
+    const guesses = [
+      'mcp-host-sampling:/log.md', 'mcp-host-sampling:/log/everything.md', 'mcp-host-sampling:/log/sampler.md', 'mcp-host-sampling:/log/limited.md',
+      ...ids.flatMap(id => [...counterGuesses('mcp-host-sampling', `request-${id}.md`, 'snapshot-'), ...counterGuesses('mcp-host-sampling', `answer-${id}.md`, 'snapshot-')]),
+    ];
+    assert.deepEqual(await leaked(guesses, /# MCP sampling log|# Answer|"role"|echo:/), [], 'another extension read the sampling transcripts');
+    assert.match(log.document.uri.path, /^\/log-[0-9a-f]{32}\//, 'the log has a random URI');
   });
 });

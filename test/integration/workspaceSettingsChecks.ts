@@ -57,9 +57,17 @@ export function checkEveryValue(trusted: boolean): void {
     assert.ok(key in expected, `mcpHost.${key} is checked`);
     assert.deepEqual(readSetting(key), expected[key], `mcpHost.${key} (${rule.kind}) as MCP Host reads it; VS Code's own merged value: ${JSON.stringify(c.get(key))}`);
   }
-  // Proof that the hostile values reached VS Code: the merged get() shows them where VS Code lets a workspace set the key.
-  assert.deepEqual(c.get('tools.disabled'), [], 'VS Code replaces the user\'s list by the workspace\'s (the attack)');
+  // Proof that the hostile values reached VS Code: its merged get() takes the workspace's list over the
+  // user's and the workspace's entry of a key the user has too (the attack MCP Host's reader defeats).
+  assert.deepEqual(c.get('tools.disabled'), [], 'VS Code replaces the user\'s list by the workspace\'s');
   assert.deepEqual(c.get('chat.excludedServers'), []);
+  assert.deepEqual(c.get<Record<string, unknown>>('toolSets')?.safe, ['guarded/*'], 'VS Code lets the workspace redefine the user\'s tool set');
+  if (trusted) assert.equal(c.get<{ password?: boolean }[]>('inputs')?.[0]?.password, false, 'VS Code lets a trusted workspace redefine the user\'s input');
+  // Measured in VS Code 1.139: an application-scoped key in workspace settings never reaches inspect() or get()
+  // (MCP Host reads only the user's value of those anyway; this records what VS Code itself does).
+  for (const [key, rule] of Object.entries(SETTINGS_POLICY)) {
+    if (rule.kind === 'user') assert.equal(c.inspect(key)?.workspaceValue, undefined, `VS Code dropped the workspace's mcpHost.${key}`);
+  }
 }
 
 /** What the user turned off stays off for models and for other extensions; consent is still asked. */

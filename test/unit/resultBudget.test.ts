@@ -30,8 +30,11 @@ describe('tools: result budget', () => {
     const b = store.keep('s', 't', 'b'.repeat(600));
     assert.equal(store.get(a.uri), undefined);
     assert.equal(store.get(b.uri)!.text.length, 600);
-    assert.match(b.uri, /^mcp-result:\/2\/s-t\.txt$/);
-    assert.match(store.keep('../../etc', 'a b/c', 'x').uri, /^mcp-result:\/3\/\.\._\.\._etc-a_b_c\.txt$/);
+    assert.match(b.uri, /^mcp-result:\/[0-9a-f]{32}\/s-t\.txt$/);
+    assert.match(store.keep('../../etc', 'a b/c', 'x').uri, /^mcp-result:\/[0-9a-f]{32}\/\.\._\.\._etc-a_b_c\.txt$/);
+    // The id is the read key (any extension can ask the content provider or mcpHost_readResource): not a counter.
+    assert.equal(store.get(b.uri.replace(/\/[0-9a-f]{32}\//, '/1/')), undefined);
+    assert.equal(store.get('mcp-result:/2/s-t.txt'), undefined);
   });
   it('no MCP tool takes the name of the reading tool', () => {
     assert.notEqual(nameTools([{ server: 'mcpHost', tool: 'readResource' }])[0].name, READ_RESULT_TOOL);

@@ -4,8 +4,9 @@
  * results are kept whole as a read-only document that the user can open and the model can page
  * through (`mcpHost_readResource` with offset/length); the model gets a summary line and the start.
  */
+import { randomBytes } from 'node:crypto';
 
-/** URI scheme of kept results: `mcp-result:/<id>/<server>-<tool>.txt`. */
+/** URI scheme of kept results: `mcp-result:/<id>/<server>-<tool>.txt`, `<id>` 32 random hex digits. */
 export const RESULT_SCHEME = 'mcp-result';
 /** The reading tool offered next to MCP tools once a result was kept; no MCP tool is given this name. */
 export const READ_RESULT_TOOL = 'mcpHost_readResource';
@@ -34,12 +35,13 @@ export interface KeptResult { readonly id: string; readonly uri: string; readonl
 export class ResultStore {
   private readonly results = new Map<string, KeptResult>();
   private total = 0;
-  private next = 1;
 
   constructor(private readonly maxChars = 64_000_000) {}
 
   keep(server: string, tool: string, text: string): KeptResult {
-    const id = String(this.next++);
+    // Random, not a counter: the URI is also a read key (VS Code's content provider and the
+    // language-model tool mcpHost_readResource answer any extension), so it must not be guessable.
+    const id = randomBytes(16).toString('hex');
     const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'x';
     const kept = { id, uri: `${RESULT_SCHEME}:/${id}/${safe(server)}-${safe(tool)}.txt`, server, tool, text };
     this.results.set(id, kept);
@@ -54,7 +56,7 @@ export class ResultStore {
 
   /** The kept result a `mcp-result:` URI names (undefined when unknown or evicted). */
   get(uri: string): KeptResult | undefined {
-    const m = new RegExp(`^${RESULT_SCHEME}:/(\\d+)/`).exec(uri);
+    const m = new RegExp(`^${RESULT_SCHEME}:/([0-9a-f]{32})/`).exec(uri);
     return m ? this.results.get(m[1]) : undefined;
   }
 }

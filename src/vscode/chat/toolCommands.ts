@@ -19,12 +19,13 @@ export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscod
       await setDisabled(items.filter(i => !on.has(i.key) && !byWorkspaceOnly(i)).map(i => i.key));
     }),
     vscode.commands.registerCommand('mcpHost.showToolActivity', () => log.show()),
-    // `target` (a Uri) skips the save dialog: for tests and for other extensions. Returns the written file.
+    // Any extension can execute a command: `target` (a Uri) is only what the save dialog proposes, the
+    // user picks the file. Returns the written file.
     vscode.commands.registerCommand('mcpHost.exportToolActivity', async (target?: unknown) => {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-      const uri = target instanceof vscode.Uri ? target : await vscode.window.showSaveDialog({
+      const uri = await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Export Tool Activity'),
-        defaultUri: folder ? vscode.Uri.joinPath(folder, 'mcp-tool-activity.json') : undefined,
+        defaultUri: target instanceof vscode.Uri ? target : folder ? vscode.Uri.joinPath(folder, 'mcp-tool-activity.json') : undefined,
         filters: { JSON: ['json'] },
       });
       if (!uri) return undefined;

@@ -76,9 +76,9 @@ function offerBinary(fs: ResourceFileSystem, target: ResourceTarget, part: Conte
 }
 
 /**
- * Saves resources to disk. One single-content resource: a Save dialog in the workspace (or `target`
- * if given and not a folder). Several, or several contents: every content into one folder (chosen,
- * or `target`), without overwriting existing files. Resolves to the files written.
+ * Saves resources to disk. One single-content resource: a Save dialog proposing a file in the workspace
+ * (or `target`). Several, or several contents: every content into one folder chosen in a dialog (proposing
+ * `target` when it is a folder), without overwriting existing files. Resolves to the files written.
  */
 export async function saveResources(fs: ResourceFileSystem, targets: readonly ResourceTarget[], target?: vscode.Uri): Promise<vscode.Uri[]> {
   const items: { part: ContentPart; bytes: Uint8Array }[] = [];
@@ -93,11 +93,12 @@ export async function saveResources(fs: ResourceFileSystem, targets: readonly Re
   }
   if (!items.length) return [];
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+  // Any extension can execute the command: `target` is only what the dialog proposes, the user picks where to write.
   const targetIsFolder = target ? await isFolder(target) : false;
 
   if (items.length === 1 && !targetIsFolder) {
-    const file = target ?? await vscode.window.showSaveDialog({
-      defaultUri: workspace ? vscode.Uri.joinPath(workspace, items[0].part.fileName) : undefined,
+    const file = await vscode.window.showSaveDialog({
+      defaultUri: target ?? (workspace ? vscode.Uri.joinPath(workspace, items[0].part.fileName) : undefined),
       title: vscode.l10n.t('Save {0} to the workspace', targets[0].uri),
     });
     if (!file) return [];
@@ -106,8 +107,8 @@ export async function saveResources(fs: ResourceFileSystem, targets: readonly Re
     return [file];
   }
 
-  const folder = targetIsFolder ? target : (await vscode.window.showOpenDialog({
-    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: workspace,
+  const folder = (await vscode.window.showOpenDialog({
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: targetIsFolder ? target : workspace,
     openLabel: vscode.l10n.t('Save Here'), title: vscode.l10n.t('Save {0} resource contents into a folder', items.length),
   }))?.[0];
   if (!folder) return [];

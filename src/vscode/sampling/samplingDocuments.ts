@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { formatSamplingLog, type SamplingLog } from '../../core/sampling';
-import { showBeside, SnapshotStore } from '../readOnlySnapshots';
+import { privateToken, showBeside, SnapshotStore } from '../readOnlySnapshots';
 
 export const SAMPLING_SCHEME = 'mcp-host-sampling';
 
@@ -13,6 +13,11 @@ export class SamplingDocuments implements vscode.TextDocumentContentProvider, vs
   private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this._onDidChange.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /**
+   * The log's URIs, one random path per view (all servers: key ''), made when first shown: the
+   * provider answers every extension, so `mcp-host-sampling:/log.md` must not name the transcripts.
+   */
+  private readonly logPaths = new Map<string, string>();
 
   constructor(private readonly log: SamplingLog) {
     this.subscriptions.push(
@@ -20,20 +25,27 @@ export class SamplingDocuments implements vscode.TextDocumentContentProvider, vs
       this._onDidChange,
       log.onDidChange(() => {
         for (const doc of vscode.workspace.textDocuments) {
-          if (doc.uri.scheme === SAMPLING_SCHEME && doc.uri.path.startsWith('/log')) this._onDidChange.fire(doc.uri);
+          if (doc.uri.scheme === SAMPLING_SCHEME && this.logServer(doc.uri) !== undefined) this._onDidChange.fire(doc.uri);
         }
       }),
     );
   }
 
-  static logUri(server?: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: SAMPLING_SCHEME, path: server ? `/log/${server}.md` : '/log.md' });
+  private logUri(server = ''): vscode.Uri {
+    let path = this.logPaths.get(server);
+    if (!path) this.logPaths.set(server, path = `/log-${privateToken()}/${server ? `${server}.md` : 'log.md'}`);
+    return vscode.Uri.from({ scheme: SAMPLING_SCHEME, path });
+  }
+
+  /** The server whose log `uri` shows ('' for all), or undefined when it is not a log URI this window made. */
+  private logServer(uri: vscode.Uri): string | undefined {
+    for (const [server, path] of this.logPaths) if (path === uri.path) return server;
+    return undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    if (uri.path === '/log.md') return formatSamplingLog(this.log.entries);
-    const server = /^\/log\/(.+)\.md$/.exec(uri.path)?.[1];
-    if (server !== undefined) return formatSamplingLog(this.log.entries, server);
+    const server = this.logServer(uri);
+    if (server !== undefined) return formatSamplingLog(this.log.entries, server || undefined);
     return this.snapshots.get(uri.path) ?? '(this snapshot is gone)';
   }
 
@@ -43,7 +55,7 @@ export class SamplingDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   async showLog(server?: string): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(SamplingDocuments.logUri(server));
+    const doc = await vscode.workspace.openTextDocument(this.logUri(server));
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 

@@ -8,6 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { answerFileDialog } from '../fileDialog';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolActivity } from '../../../src/vscode/chat/activityLog';
 import { scriptedLm, setSetting, waitFor, workspaceRoot, type RecordedRequest } from '../helpers';
@@ -83,9 +84,9 @@ describe('chat in the workbench: tool confirmation, activity export, other exten
     assert.equal(activity[0].outcome, 'denied');
   });
 
-  it('MCP: Export Tool Activity… writes the entries as JSON (target Uri given: no dialog)', async () => {
+  it('MCP: Export Tool Activity… writes the entries as JSON where the save dialog (proposing the target Uri) was confirmed', async () => {
     const target = vscode.Uri.joinPath(workspaceRoot(), 'exported-tool-activity.json');
-    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpHost.exportToolActivity', target);
+    const written = await answerFileDialog(vscode.commands.executeCommand<vscode.Uri | undefined>('mcpHost.exportToolActivity', target), 'accept');
     assert.equal(written?.toString(), target.toString());
     const exported = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(target))) as ToolActivity[];
     assert.equal(exported.length, api.toolActivity.length);
