@@ -7,3 +7,4 @@ export * from './installLink';
 export * from './launchPreview';
 export * from './ownVariables';
 export * from './packageNames';
+export * from './runtimeOptions';

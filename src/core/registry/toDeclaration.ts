@@ -16,6 +16,7 @@ import { inputIdFor, uniqueId } from '../onboarding/secrets';
 import { plainText } from '../text/plainText';
 import { foreignVariableError, foreignVariables, inputValues } from './ownVariables';
 import { isRegistryPackageName } from './packageNames';
+import { refusedRuntimeOption } from './runtimeOptions';
 import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryRemote, RegistryServer } from './types';
 
 export type InstallChoice = { readonly kind: 'package' | 'remote'; readonly index: number };
@@ -116,6 +117,20 @@ class Converter {
     return out;
   }
 
+  /** Runtime arguments (before the package): `--name=value` each, or refused (see runtimeOptions.ts). */
+  runtimeArgs(list: readonly RegistryArgument[] | undefined, registryType: string): string[] {
+    const out: string[] = [];
+    for (const a of list ?? []) {
+      const refused = a.type === 'named' ? refusedRuntimeOption(registryType, a.name) : refusedRuntimeOption(registryType, undefined);
+      if (refused) { this.errors.push(`runtimeArguments: ${a.type === 'named' ? `"${a.name}"` : 'a positional argument'} is refused: ${refused}.`); continue; }
+      const flag = a.name!;
+      const v = a.value !== undefined || a.isRequired || a.default !== undefined || a.isSecret ? this.value(a, `runtimeArguments.${flag.replace(/^-+/, '')}`) : undefined;
+      if (v === undefined && !a.isRequired && a.value === undefined) continue;
+      out.push(v !== undefined ? `${flag}=${v}` : flag);
+    }
+    return out;
+  }
+
   keyValues(list: readonly RegistryKeyValue[] | undefined, field: 'env' | 'headers'): Record<string, string> | undefined {
     if (!list?.length) return undefined;
     const valid = field === 'env' ? /^[A-Za-z_][A-Za-z0-9_]*$/ : /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -138,7 +153,7 @@ function packageDeclaration(c: Converter, p: RegistryPackage): Record<string, un
   // alias would make the runner run something else than the registry's package.
   if (!isRegistryPackageName(p.registryType, id)) { c.errors.push(`"${id}" is not a ${p.registryType} package name; a registry entry may name only a package of its registry (no URL, path, git or alias).`); return undefined; }
   if (version !== undefined && !/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(version)) { c.errors.push(`"${version}" is not a version.`); return undefined; }
-  const runtime = c.args(p.runtimeArguments, 'runtimeArguments');
+  const runtime = c.runtimeArgs(p.runtimeArguments, p.registryType);
   const args = c.args(p.packageArguments, 'packageArguments');
   const env = c.keyValues(p.environmentVariables, 'env');
   let line: string[];
