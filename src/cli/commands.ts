@@ -2,6 +2,7 @@
 import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, McpHost, ServerConnection } from '../core';
 import type { Output } from './output';
+import { failureText, type StderrTails } from './stderrTail';
 
 export interface CommandContext {
   readonly host: McpHost;
@@ -11,6 +12,8 @@ export interface CommandContext {
   readonly problems: readonly ConfigProblem[];
   /** Where each server was declared. */
   readonly origin: ReadonlyMap<string, string>;
+  /** Each server's last stderr lines, for the reason it did not start. */
+  readonly stderr: StderrTails;
 }
 
 const counts = (c: ServerConnection) => ({
@@ -20,11 +23,11 @@ const counts = (c: ServerConnection) => ({
   prompts: c.catalog.get('prompts').length,
 });
 
-const status = (c: ServerConnection) => ({
+const status = (ctx: CommandContext, c: ServerConnection) => ({
   name: c.name,
   file: undefined as string | undefined,
   state: c.declaration.disabled ? 'disabled' : c.state,
-  ...(c.state === 'running' ? {} : { error: c.message }),
+  ...(c.state === 'running' ? {} : { error: failureText(c.message, c.state, ctx.stderr.of(c.name)), ...(ctx.stderr.of(c.name).length ? { stderr: ctx.stderr.of(c.name) } : {}) }),
   transport: c.declaration.type,
   ...(c.serverInfo ? { serverInfo: { name: c.serverInfo.name, version: c.serverInfo.version } } : {}),
 });
@@ -37,7 +40,7 @@ export function describeProblem(p: ConfigProblem): string {
 
 /** Start every declared server and report; non-zero when a declaration is broken or a server does not run. */
 export function check(ctx: CommandContext): number {
-  const servers = ctx.host.servers.map(c => ({ ...status(c), file: ctx.origin.get(c.name), ...counts(c) }));
+  const servers = ctx.host.servers.map(c => ({ ...status(ctx, c), file: ctx.origin.get(c.name), ...counts(c) }));
   const failed = servers.filter(s => s.state !== 'running' && s.state !== 'disabled');
   const errors = ctx.problems.filter(p => p.severity === 'error');
   const ok = !failed.length && !errors.length;
@@ -58,7 +61,7 @@ export function check(ctx: CommandContext): number {
 /** Servers with their tools, resources, templates and prompts. */
 export function list(ctx: CommandContext): number {
   const servers = ctx.host.servers.map(c => ({
-    ...status(c),
+    ...status(ctx, c),
     file: ctx.origin.get(c.name),
     tools: c.catalog.get('tools'),
     resources: c.catalog.get('resources'),
@@ -82,7 +85,22 @@ export function list(ctx: CommandContext): number {
   return 0;
 }
 
+/**
+ * call/read/prompt on a server that did not start: its reason (with its last stderr lines) on stderr,
+ * and with `--json` as `{ ok: false, server, state, error, stderr }` on stdout; undefined when it runs.
+ */
+function notRunning(ctx: CommandContext, server: string): number | undefined {
+  const c = ctx.host.require(server);
+  if (c.state === 'running') return undefined;
+  const s = status(ctx, c);
+  ctx.out.error(`server "${server}" is not running (${s.state}): ${s.error}`);
+  if (ctx.json) ctx.out.json({ ok: false, ...s, file: ctx.origin.get(server) });
+  return 1;
+}
+
 export async function call(ctx: CommandContext, server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<number> {
+  const down = notRunning(ctx, server);
+  if (down !== undefined) return down;
   const result = await ctx.host.require(server).callTool(tool, args, {
     signal,
     onprogress: p => ctx.out.progress(`${server}/${tool}: ${p.message ?? ''} ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}`),
@@ -97,6 +115,8 @@ export async function call(ctx: CommandContext, server: string, tool: string, ar
 }
 
 export async function read(ctx: CommandContext, server: string, uri: string, signal: AbortSignal): Promise<number> {
+  const down = notRunning(ctx, server);
+  if (down !== undefined) return down;
   const result: ReadResourceResult = await ctx.host.require(server).readResource(uri, { signal });
   if (ctx.json) { ctx.out.json(result); return 0; }
   for (const c of result.contents) {
@@ -107,6 +127,8 @@ export async function read(ctx: CommandContext, server: string, uri: string, sig
 }
 
 export async function prompt(ctx: CommandContext, server: string, name: string, args: Record<string, string>, signal: AbortSignal): Promise<number> {
+  const down = notRunning(ctx, server);
+  if (down !== undefined) return down;
   const result: GetPromptResult = await ctx.host.require(server).getPrompt(name, args, { signal });
   if (ctx.json) { ctx.out.json(result); return 0; }
   if (result.description) ctx.out.line(`# ${oneLine(result.description)}`);

@@ -15,7 +15,8 @@ import * as commands from './commands';
 import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
 import { createInputResolver, terminalPrompt } from './inputs';
-import { Output } from './output';
+import { Output, type Writable } from './output';
+import { failureText, StderrTails } from './stderrTail';
 import { askTrust, consentToRun, describeLaunch, TrustStore } from './trust';
 
 const USAGE = `Usage: mcp-host [options] <command>
@@ -99,6 +100,9 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   if (rest.length < min || rest.length > max) throw new UsageError(`wrong number of arguments for ${command}`);
   const timeoutMs = opts.timeout === undefined ? 60_000 : Number(opts.timeout) * 1000;
   if (!(timeoutMs > 0)) throw new UsageError('--timeout takes a positive number of seconds');
+  // Arguments are checked before anything is read or started: a typo costs no server start.
+  const toolArgs = command === 'call' ? objectArg(rest[2], 'tool arguments') : {};
+  const promptArguments = command === 'prompt' ? promptArgs(rest.slice(2)) : {};
 
   const workspace = path.resolve(opts.workspace ?? process.cwd());
   const loaded = loadDeclarations(readFiles(opts.config ?? [], workspace));
@@ -107,7 +111,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr),
     new Map(Object.entries(loaded.servers).map(([name, decl]) => [name, referencedInputs(decl)])));
   const fromEnv = envValues(loaded.servers, process.env);
-  out = new Output(() => [...resolver.values, ...fromEnv], process.stdout, process.stderr, opts.quiet);
+  out = new Output(() => [...resolver.values, ...fromEnv], stdout, stderr, opts.quiet);
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
@@ -132,6 +136,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   }
 
   const noChange = new Emitter<void>();
+  const tails = new StderrTails();
   const host = new McpHost({
     // One-shot: a server that fails is reported, not restarted.
     restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 },
@@ -143,19 +148,19 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       variables: { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
-      createLogger: name => out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error),
+      createLogger: name => tails.wrap(name, out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
     },
   });
   const abort = new AbortController();
   // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
   const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
   process.once('SIGINT', onSigint);
-  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.message})` : ''}`));
+  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, tails.of(e.server)) : e.message})` : ''}`));
   try {
     const applied = await host.apply(raw);
     for (const why of resolver.missing.values()) out.error(`${why}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
     const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
-    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
+    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin, stderr: tails };
     if (target !== undefined) {
       for (const p of problems) out.error(commands.describeProblem(p));
       if (problems.some(p => p.severity === 'error')) return 1;
@@ -163,9 +168,9 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     switch (command) {
       case 'list': return commands.list(ctx);
       case 'check': return commands.check(ctx);
-      case 'call': return await commands.call(ctx, rest[0], rest[1], objectArg(rest[2], 'tool arguments'), abort.signal);
+      case 'call': return await commands.call(ctx, rest[0], rest[1], toolArgs, abort.signal);
       case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
-      default: return await commands.prompt(ctx, rest[0], rest[1], promptArgs(rest.slice(2)), abort.signal);
+      default: return await commands.prompt(ctx, rest[0], rest[1], promptArguments, abort.signal);
     }
   } finally {
     states.dispose();
@@ -185,13 +190,28 @@ function trustWorkspace(servers: Readonly<Record<string, unknown>>, workspace: s
   return 0;
 }
 
+/**
+ * stdout and stderr that stop taking text once their reader is gone: `mcp-host list | head -1` closes
+ * the pipe after one line, and the rest of the output has nowhere to go, which is no error (EPIPE
+ * would otherwise end the process with a stack trace before the servers are stopped).
+ */
+function guarded(stream: NodeJS.WriteStream): Writable & { readonly closed: boolean } {
+  let closed = false;
+  stream.on('error', () => { closed = true; });
+  return { write: (text: string) => closed || stream.write(text), get closed() { return closed; } };
+}
+const stdout = guarded(process.stdout);
+const stderr = guarded(process.stderr);
+
 async function main(): Promise<void> {
-  let out = new Output(() => [], process.stdout, process.stderr);
+  let out = new Output(() => [], stdout, stderr);
   let code: number;
   try {
     code = await run(process.argv.slice(2), out, o => { out = o; });
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // `code` is Node's string for parseArgs, but a number on an MCP error: only a string is a usage code.
+    const errorCode = (e as { code?: unknown }).code;
+    if (e instanceof UsageError || (typeof errorCode === 'string' && errorCode.startsWith('ERR_PARSE_ARGS'))) {
       out.error(`${(e as Error).message} (mcp-host --help for usage)`);
       code = 2;
     } else {
@@ -200,6 +220,7 @@ async function main(): Promise<void> {
     }
   }
   // Child processes and timers are gone after shutdown; leave once stdout has taken everything.
+  if (stdout.closed) process.exit(code);
   process.stdout.write('', () => process.exit(code));
 }
 

@@ -87,6 +87,15 @@ describe('mcp-host CLI in a cloned repository (untrusted until the user says so)
     assert.ok(!fs.existsSync(repo.ran));
   });
 
+  it('after "y" in the terminal, an input is still asked for without echo', async () => {
+    const dir = workspace('mcp.json', { inputs: [{ id: 'tok', type: 'promptString', password: true }], servers: { everything: { ...everything, env: { T: '${input:tok}' } } } });
+    const t = await runCliInTerminal(['call', 'everything', 'get-env'], dir, {}, [{ after: '[N] no: ', type: 'y' }, { after: 'asks for input "tok"', type: 'typed-9a8b7c6d' }]);
+    assert.equal(t.code, 0, t.transcript);
+    assert.equal(t.typed, 2, t.transcript);
+    assert.ok(!t.transcript.includes('typed-9a8b7c6d'), 'the terminal showed the secret');
+    assert.match(t.transcript, /"T": "\[REDACTED\]"/);
+  });
+
   it('--yes runs it this once, and "mcp-host trust" records it; named files (-c) are the user\'s choice', async () => {
     const repo = clonedRepository();
     const once = await runCli(['--yes', 'check'], repo.dir);
