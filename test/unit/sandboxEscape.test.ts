@@ -108,12 +108,14 @@ describe('sandbox: a sandboxed server cannot plant code that runs later outside 
     assert.ok(!existsSync(s.pwned), 'nothing planted ran');
   });
 
-  it('sandboxed, a root that is no repository yet cannot become one (git init fails)', async () => {
-    const plain = path.join(s.dir, 'plain');
-    mkdirSync(plain);
+  it('sandboxed, a root that is no repository yet cannot become one (git init fails), and Git outside still works there meanwhile', async () => {
+    // A package folder of a repository, opened as the workspace: its own .git does not exist.
+    const plain = path.join(s.first, 'packages', 'app');
+    mkdirSync(plain, { recursive: true });
     await withServer(s, { sandbox: true }, [plain], async call => {
       const r = await call('run', { command: 'git', args: ['init', '-q'], cwd: plain });
       assert.equal(r.isError, true, r.text);
+      assert.match(git(plain, 'rev-parse', '--show-toplevel').trim(), /first$/, 'the user\'s git finds the enclosing repository while the server runs');
     });
     assert.ok(!existsSync(path.join(plain, '.git')), 'no .git left in the folder');
   });

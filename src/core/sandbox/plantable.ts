@@ -37,7 +37,10 @@ export const SCAN_DEPTH = 3;
  * only hold paths that exist or are named when it starts): see SECURITY.md.
  */
 export function plantableIn(folder: string, platform: NodeJS.Platform): string[] {
-  const out = PLANTABLE_NAMES.map(n => path.join(folder, n));
+  // An absent .git is held as an empty folder (a name inside it is denied), not an empty file: Git skips
+  // an empty .git folder but stops at an empty .git file, which would break a folder inside a repository.
+  const held = (n: string) => n === '.git' && !exists(path.join(folder, n)) ? path.join(folder, n, 'HEAD') : path.join(folder, n);
+  const out = PLANTABLE_NAMES.map(held);
   const names = new Set(PLANTABLE_NAMES.map(n => n.toLowerCase()));
   const walk = (dir: string, depth: number) => {
     let entries;
@@ -58,6 +61,10 @@ export function plantableIn(folder: string, platform: NodeJS.Platform): string[]
   // sandbox-exec matches patterns, so new folders are covered too; srt drops write patterns on Linux.
   if (platform === 'darwin') for (const n of PLANTABLE_NAMES) out.push(path.join(folder, '**', n), path.join(folder, '**', n, '**'));
   return [...new Set(out)];
+}
+
+function exists(p: string): boolean {
+  try { lstatSync(p); return true; } catch { return false; }
 }
 
 function isLink(p: string): boolean {
