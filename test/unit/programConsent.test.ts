@@ -72,7 +72,7 @@ describe('consent belongs to a program, not to a name (hostile server)', functio
 
   it('the names the settings allow are bound to the program declared when the settings are read, before any call', async () => {
     const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
-    const settings = { autoApprove: ['evil/greet'], trustedServers: [] };
+    const settings = { autoApprove: ['other/ns/tool', 'evil/greet'], trustedServers: [] };
     const a = userTarget(first);
     await approvals.prune((server, scope) => server === 'evil' && scope === 'user' ? { scope, program: a.program! } : undefined, 'file:///home/user/project', settings);
     // No tool of the first program ever ran; then another program takes the name.

@@ -230,7 +230,9 @@ export class ToolApprovals {
    * so a program that comes under the name later finds the name taken (not only on first use).
    */
   private async bindSettings(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, settings: ApprovalSettings): Promise<void> {
-    const names = new Set([...settings.autoApprove.map(p => p.slice(0, Math.max(0, p.lastIndexOf('/')))), ...settings.trustedServers]);
+    // Server and tool names may both hold a '/': every prefix before one is a candidate server name.
+    const prefixes = (p: string) => [...p.matchAll(/\//g)].map(m => p.slice(0, m.index));
+    const names = new Set([...settings.autoApprove.flatMap(prefixes), ...settings.trustedServers]);
     const bindings: Bindings = { ...readBindings(this.storage.user) };
     let dirty = false;
     for (const name of names) {
