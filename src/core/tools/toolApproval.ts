@@ -179,8 +179,19 @@ export class ToolApprovals {
     return changed ? { changed } : {};
   }
 
-  /** Remembers "always allow this tool" (bound to its current definition) or "every tool of this server". */
+  /**
+   * Remembers "always allow this tool" (bound to its current definition) or "every tool of this server".
+   * For a user server, the user's explicit "always" in a prompt that showed this program also moves the
+   * settings' binding of the name to it (else settings bound to an earlier program would never apply again).
+   */
   async grantTool(target: ApprovalTarget, tool: Tool, kind: 'tool' | 'server'): Promise<void> {
+    if (target.scope === 'user' && target.program) {
+      const bindings: Bindings = { ...readBindings(this.storage.user) };
+      if (bindings[target.server] !== undefined && bindings[target.server].program !== target.program) {
+        for (const [key, b] of Object.entries(bindings)) if (key === target.server || key.startsWith(`${target.server}/`)) bindings[key] = { ...b, program: target.program };
+        await this.storage.user.update(BINDINGS_KEY, bindings);
+      }
+    }
     if (kind === 'server') return this.add(target, { kind: 'server' });
     return this.add(target, { kind: 'tool', tool: tool.name, definition: toolDefinitionHash(tool) });
   }
