@@ -1,6 +1,6 @@
 /**
  * An MCP App's calls are approved apart from a model's (issue 28, item 3), in a real VS Code with the
- * hostile app (test/fixtures/servers/hostileApp.ts): the user lets models run every tool of "hostile";
+ * hostile app (test/fixtures/servers/hostileApp.ts): the user lets models run every tool of the server;
  * a model's call of `wipe` opens the server's app, which then calls `wipe` itself — and is asked.
  */
 import * as assert from 'node:assert/strict';
@@ -26,10 +26,10 @@ describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', fu
   before(async () => {
     await fs.rm(REPORT, { force: true });
     // The app's own report tool runs unasked (the user's setting counts for apps too); nothing else does.
-    await setSetting('mcpHost.tools.autoApprove', ['hostile/report']);
-    api = await declareServers({ hostile: { ...nodeServer(fixture('hostileApp')), env: { FIXTURE_REPORT: REPORT } } });
-    await waitState(api.host.require('hostile'), 'running');
-    await waitFor(() => api.host.require('hostile').tool('wipe'), 15_000, 'the tools of hostile');
+    await setSetting('mcpHost.tools.autoApprove', ['app-caller/report']);
+    api = await declareServers({ 'app-caller': { ...nodeServer(fixture('hostileApp')), env: { FIXTURE_REPORT: REPORT } } });
+    await waitState(api.host.require('app-caller'), 'running');
+    await waitFor(() => api.host.require('app-caller').tool('wipe'), 15_000, 'the tools of app-caller');
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -40,14 +40,14 @@ describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', fu
   });
 
   it('"always allow every tool" given to models does not let the app run wipe unasked', async () => {
-    const byModel = invoke('mcpHost_callTool', { server: 'hostile', tool: 'wipe', arguments: {} });
-    const first = await nextPrompt(api, /^MCP server "hostile" wants to run tool "wipe"$/);
+    const byModel = invoke('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} });
+    const first = await nextPrompt(api, /^MCP server "app-caller" wants to run tool "wipe"$/);
     assert.doesNotMatch(first.placeholder ?? '', /Its app asks/);
-    await choose(first, /Always allow every tool from "hostile"/);
+    await choose(first, /Always allow every tool from "app-caller"/);
     assert.match(await byModel, /wiped/);
 
     // The model's call opened the app; the app calls wipe by itself and is asked, saying so.
-    const fromApp = await nextPrompt(api, /^MCP server "hostile" wants to run tool "wipe"$/, 60_000);
+    const fromApp = await nextPrompt(api, /^MCP server "app-caller" wants to run tool "wipe"$/, 60_000);
     assert.match(fromApp.placeholder ?? '', /Its app asks \(not a language model\)/);
     await choose(fromApp, /Deny/);
     const report = JSON.parse(await waitFor(() => fs.readFile(REPORT, 'utf8').catch(() => ''), 30_000, 'the app\'s report')) as { wipe: { result?: { isError?: boolean; content?: { text?: string }[] } } };
@@ -55,6 +55,6 @@ describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', fu
     assert.match(report.wipe.result?.content?.[0]?.text ?? '', /denied/);
 
     // Models still run it unasked.
-    assert.match(await invoke('mcpHost_callTool', { server: 'hostile', tool: 'wipe', arguments: {} }), /wiped/);
+    assert.match(await invoke('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} }), /wiped/);
   });
 });

@@ -64,15 +64,18 @@ describe('consent belongs to a program, not to a name (hostile server)', functio
     assert.deepEqual(await approvals.checkTool(a, tool('wipe'), noSettings), {});
     assert.equal(approvals.resourcesApproved(a), false);
 
-    // Approving the later program explicitly binds to it.
+    // Approving the later program explicitly binds to it, the settings' name too.
     await approvals.grantTool(b, tool('wipe'), 'server');
     assert.equal((await approvals.checkTool(b, tool('wipe'), noSettings)).approvedBy, 'server');
     assert.deepEqual(await approvals.checkTool(a, tool('wipe'), noSettings), {});
+    await approvals.revoke(approvals.all().find(r => r.kind === 'server')!);
+    assert.equal((await approvals.checkTool(b, tool('greet'), settings)).approvedBy, 'server', 'the settings apply to the program the user approved');
+    assert.deepEqual(await approvals.checkTool(a, tool('greet'), settings), { programChanged: true });
   });
 
   it('the names the settings allow are bound to the program declared when the settings are read, before any call', async () => {
     const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
-    const settings = { autoApprove: ['evil/greet'], trustedServers: [] };
+    const settings = { autoApprove: ['other/ns/tool', 'evil/greet'], trustedServers: [] };
     const a = userTarget(first);
     await approvals.prune((server, scope) => server === 'evil' && scope === 'user' ? { scope, program: a.program! } : undefined, 'file:///home/user/project', settings);
     // No tool of the first program ever ran; then another program takes the name.

@@ -179,8 +179,19 @@ export class ToolApprovals {
     return changed ? { changed } : {};
   }
 
-  /** Remembers "always allow this tool" (bound to its current definition) or "every tool of this server". */
+  /**
+   * Remembers "always allow this tool" (bound to its current definition) or "every tool of this server".
+   * For a user server, the user's explicit "always" in a prompt that showed this program also moves the
+   * settings' binding of the name to it (else settings bound to an earlier program would never apply again).
+   */
   async grantTool(target: ApprovalTarget, tool: Tool, kind: 'tool' | 'server'): Promise<void> {
+    if (target.scope === 'user' && target.program) {
+      const bindings: Bindings = { ...readBindings(this.storage.user) };
+      if (bindings[target.server] !== undefined && bindings[target.server].program !== target.program) {
+        for (const [key, b] of Object.entries(bindings)) if (key === target.server || key.startsWith(`${target.server}/`)) bindings[key] = { ...b, program: target.program };
+        await this.storage.user.update(BINDINGS_KEY, bindings);
+      }
+    }
     if (kind === 'server') return this.add(target, { kind: 'server' });
     return this.add(target, { kind: 'tool', tool: tool.name, definition: toolDefinitionHash(tool) });
   }
@@ -230,7 +241,9 @@ export class ToolApprovals {
    * so a program that comes under the name later finds the name taken (not only on first use).
    */
   private async bindSettings(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, settings: ApprovalSettings): Promise<void> {
-    const names = new Set([...settings.autoApprove.map(p => p.slice(0, Math.max(0, p.lastIndexOf('/')))), ...settings.trustedServers]);
+    // Server and tool names may both hold a '/': every prefix before one is a candidate server name.
+    const prefixes = (p: string) => [...p.matchAll(/\//g)].map(m => p.slice(0, m.index));
+    const names = new Set([...settings.autoApprove.flatMap(prefixes), ...settings.trustedServers]);
     const bindings: Bindings = { ...readBindings(this.storage.user) };
     let dirty = false;
     for (const name of names) {
