@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { WATCH_QUIET_AFTER_START_MS } from '../../src/vscode/dev/devMode';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
-import { declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
+import { declareServers, fixture, nodeServer, readExtensionLogs, textOf, waitState } from './mcpHost';
 
 /** The 1-based line of the fixture's compiled JS that carries `marker`. */
 function lineOf(file: string, marker: string): number {
@@ -30,7 +31,10 @@ describe('dev mode: watch and debug a server under development', function () {
     assert.ok(watchedPid && bystanderPid);
     const states: string[] = [];
     const sub = a.host.onDidChangeState(e => states.push(`${e.server}:${e.state}`));
+    // Changes right after a start are taken as the server's own (WATCH_QUIET_AFTER_START_MS): edit after that.
+    const pastStart = () => new Promise(r => setTimeout(r, WATCH_QUIET_AFTER_START_MS + 500));
     try {
+      await pastStart();
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'server.js'), new TextEncoder().encode('// v2\n'));
       await waitFor(() => watched.state === 'running' && watched.pid !== watchedPid, 20_000, 'the watched server to restart');
       assert.equal(textOf(await watched.callTool('pid')), String(watched.pid));
@@ -39,11 +43,45 @@ describe('dev mode: watch and debug a server under development', function () {
       // A file outside the glob restarts nothing.
       const pid = watched.pid;
       states.length = 0;
+      await pastStart();
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'notes.txt'), new TextEncoder().encode('x'));
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'server.js'), new TextEncoder().encode('// v3\n'));
       await waitFor(() => watched.state === 'running' && watched.pid !== pid, 20_000, 'the second restart');
       assert.deepEqual(states.filter(s => s.startsWith('bystander:')), []);
     } finally { sub.dispose(); }
+  });
+
+  it('a server writing into its own watched folder is not restarted by its own start; one that keeps writing is restarted at most autoRestart.maxRestarts times, then told', async () => {
+    await setSetting('mcpHost.autoRestart.maxRestarts', 2);
+    const own = vscode.Uri.joinPath(workspaceRoot(), 'devloop-own');
+    const busy = vscode.Uri.joinPath(workspaceRoot(), 'devloop-busy');
+    await vscode.workspace.fs.createDirectory(own);
+    await vscode.workspace.fs.createDirectory(busy);
+    const a = await declareServers({
+      // Writes devloop-own/cache.js when it starts (a build cache, a lock file): it used to restart forever.
+      selfWriter: { ...nodeServer(fixture('debuggee')), env: { FIXTURE_TOUCH: vscode.Uri.joinPath(own, 'cache.js').fsPath }, dev: { watch: 'devloop-own/**/*.js' } },
+      // Keeps writing into its watched folder while it runs.
+      busyWriter: { ...nodeServer(fixture('debuggee')), env: { FIXTURE_TOUCH: vscode.Uri.joinPath(busy, 'state.js').fsPath, FIXTURE_TOUCH_EVERY: '800' }, dev: { watch: 'devloop-busy/**/*.js' } },
+    });
+    const starts = new Map<string, number>();
+    const sub = a.host.onDidChangeState(e => { if (e.state === 'starting') starts.set(e.server, (starts.get(e.server) ?? 0) + 1); });
+    try {
+      const selfWriter = a.host.require('selfWriter');
+      await waitState(selfWriter, 'running');
+      const pid = selfWriter.pid;
+      const log = async () => [...(await readExtensionLogs(a)).values()].join('\n');
+      await waitFor(async () => /Watch restarts are paused/.test(await log()), 60_000, 'busyWriter\'s watch restarts to stop with a message');
+      const busyStarts = starts.get('busyWriter') ?? 0;
+      assert.ok(busyStarts <= 2, `busyWriter was restarted ${busyStarts} times (budget 2)`);
+      await new Promise(r => setTimeout(r, 3000)); // several more of its writes
+      assert.equal(starts.get('busyWriter') ?? 0, busyStarts, 'no watch restart after the budget');
+      assert.equal(a.host.require('busyWriter').state, 'running', 'it keeps running, only the restarts stop');
+      assert.equal(selfWriter.pid, pid, 'its own start\'s write restarted it');
+      assert.equal(starts.get('selfWriter') ?? 0, 0);
+    } finally {
+      sub.dispose();
+      await setSetting('mcpHost.autoRestart.maxRestarts', undefined);
+    }
   });
 
   it('dev.debug attaches VS Code\'s Node debugger, which stops at a breakpoint in the server when a tool reaches it, and ends with the server', async () => {

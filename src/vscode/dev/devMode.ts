@@ -5,16 +5,34 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
+import { defaultRestartOptions, watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
+import { RestartPolicy } from '../../core/connection/restartPolicy';
 import type { ServerLogs } from '../logs';
+import { readSetting } from '../settingsReader';
 
 /** Saving several files (a build, "Save All") restarts once. */
 export const WATCH_DEBOUNCE_MS = 300;
+/**
+ * Changes while a server starts and this long after it runs are taken as its own (a cache, a lock file, a
+ * log it writes into the watched folder; the watcher reports them late): they restart nothing, or such a
+ * server would restart forever. The price: an edit saved in this time after a start is not picked up.
+ */
+export const WATCH_QUIET_AFTER_START_MS = 1500;
 
 /** Marks the attach configurations we start, so sessions are matched to their server. */
 const SERVER_KEY = '__mcpHostServer';
 
-interface Watch { readonly key: string; readonly watcher: vscode.FileSystemWatcher; timer?: NodeJS.Timeout }
+interface Watch {
+  readonly key: string;
+  readonly watcher: vscode.FileSystemWatcher;
+  timer?: NodeJS.Timeout;
+  /** Watch restarts count like crash restarts (mcpHost.autoRestart.maxRestarts within 3 minutes). */
+  readonly restarts: RestartPolicy;
+  /** Changes before this time (ms) are the server's own start. */
+  quietUntil: number;
+  /** The budget was spent: no watch restart until the user starts the server again. */
+  paused: boolean;
+}
 
 export class DevMode implements vscode.Disposable {
   private readonly watches = new Map<string, Watch>();
@@ -28,7 +46,7 @@ export class DevMode implements vscode.Disposable {
     const sub = (d: { dispose(): void }) => this.subscriptions.push(d);
     sub(host.onDidChangeServers(() => this.syncWatches()));
     // Serialised: a restart's `starting` must end the old session before `running` attaches the new one.
-    sub(host.onDidChangeState(e => { this.syncWatches(); this.debugQueue = this.debugQueue.then(() => this.syncDebug(e)).catch(() => undefined); }));
+    sub(host.onDidChangeState(e => { this.noteStart(e); this.syncWatches(); this.debugQueue = this.debugQueue.then(() => this.syncDebug(e)).catch(() => undefined); }));
     sub(vscode.workspace.onDidGrantWorkspaceTrust(() => this.syncWatches()));
     sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
     sub(vscode.debug.onDidStartDebugSession(s => {
@@ -61,8 +79,11 @@ export class DevMode implements vscode.Disposable {
     for (const [name, want] of wanted) {
       if (this.watches.has(name)) continue;
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(want.base), want.pattern));
-      const watch: Watch = { key: want.key, watcher };
+      const restarts = new RestartPolicy(() => ({ ...defaultRestartOptions, maxRestarts: Math.max(1, Math.min(50, readSetting<number>('autoRestart.maxRestarts') ?? defaultRestartOptions.maxRestarts)) }));
+      const watch: Watch = { key: want.key, watcher, restarts, quietUntil: Date.now() + WATCH_QUIET_AFTER_START_MS, paused: false };
       const changed = (uri: vscode.Uri) => {
+        const conn = this.host.get(name);
+        if (watch.paused || conn?.state === 'starting' || Date.now() < watch.quietUntil) return;
         clearTimeout(watch.timer);
         watch.timer = setTimeout(() => this.restartFor(name, uri), WATCH_DEBOUNCE_MS);
       };
@@ -73,10 +94,28 @@ export class DevMode implements vscode.Disposable {
     }
   }
 
+  /** A start moves the quiet time; the user's start gives watch restarts a new budget. */
+  private noteStart(e: StateChange): void {
+    const watch = this.watches.get(e.server);
+    if (!watch) return;
+    // Paused, MCP Host restarts nothing itself: a start then is the user's (or a crash restart).
+    if (e.state === 'starting' && (e.previous === 'stopped' || watch.paused)) { watch.restarts.reset(); watch.paused = false; }
+    if (e.state === 'starting' || e.state === 'running') watch.quietUntil = Date.now() + WATCH_QUIET_AFTER_START_MS;
+  }
+
   private restartFor(name: string, uri: vscode.Uri): void {
     const conn = this.host.get(name);
+    const watch = this.watches.get(name);
     // A server the user stopped stays stopped; one waiting for trust is not ours to start.
-    if (!conn || conn.state === 'stopped') return;
+    if (!conn || !watch || conn.state === 'stopped' || conn.state === 'starting' || Date.now() < watch.quietUntil) return;
+    if (watch.restarts.next() === undefined) {
+      watch.paused = true;
+      const message = vscode.l10n.t('MCP server "{0}" restarted {1} times in 3 minutes because files it watches (dev.watch) kept changing, last {2}. Watch restarts are paused until you start it again; a server that writes into its own watched folder should write elsewhere or narrow dev.watch.', name, watch.restarts.recentRestarts, vscode.workspace.asRelativePath(uri));
+      this.logs.get(name).warn(message);
+      const showLog = vscode.l10n.t('Show Log');
+      void vscode.window.showWarningMessage(message, showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
+      return;
+    }
     this.logs.get(name).info(vscode.l10n.t('{0} changed (dev.watch): restarting the server', vscode.workspace.asRelativePath(uri)));
     void conn.restart();
   }
