@@ -65,3 +65,41 @@ describe('images in @mcp tool results', function () {
     noData(toolResultOf(small[1], 'small').content.map(c => c.type));
   });
 });
+
+describe('images in mcpHost_callTool results (agent mode, issue 30 item 2)', function () {
+  this.timeout(90_000);
+  const callTiny = async (tokenBudget?: number) => (await vscode.lm.invokeTool('mcpHost_callTool', {
+    input: { server: 'everything', tool: 'get-tiny-image', arguments: {} }, toolInvocationToken: undefined,
+    ...(tokenBudget ? { tokenizationOptions: { tokenBudget, countTokens: async (s: string) => Math.ceil(s.length / 4) } } : {}),
+  }, new vscode.CancellationTokenSource().token)).content as unknown[];
+  const dataParts = (content: unknown[]) => content.filter((p): p is { mimeType: string; data: Uint8Array } => !!p && typeof p === 'object' && 'mimeType' in p && 'data' in p);
+  let png: { mimeType: string; data: string };
+
+  before(async () => {
+    const api = await declareServers({ everything: nodeServer(everythingBin) });
+    await waitState(api.host.require('everything'), 'running');
+    await setSetting('mcpHost.tools.autoApprove', ['everything/get-tiny-image']);
+    const r = await api.host.require('everything').callTool('get-tiny-image', {});
+    png = r.content.find(c => c.type === 'image') as { mimeType: string; data: string };
+    assert.ok(png, `get-tiny-image returned an image: ${textOf(r)}`);
+  });
+  after(async () => {
+    await setSetting('mcpHost.tools.autoApprove', undefined);
+    await declareServers(undefined);
+  });
+
+  it('returns the image as an image data part next to the placeholder text', async () => {
+    const content = await callTiny();
+    const data = dataParts(content);
+    assert.equal(data.length, 1, JSON.stringify(content.map(p => Object.keys(p as object))));
+    assert.equal(data[0].mimeType, 'image/png');
+    assert.equal(data[0].data.byteLength, Buffer.from(png.data, 'base64').length);
+    assert.ok(content.some(p => p instanceof vscode.LanguageModelTextPart && /\[image image\/png, \d+ bytes\]/.test(p.value)), 'the placeholder stays');
+  });
+
+  it('keeps to the token budget VS Code gives the tool: below one image, only the placeholder', async () => {
+    const content = await callTiny(1000); // below one image's 1,600 tokens
+    assert.equal(dataParts(content).length, 0);
+    assert.ok(content.some(p => p instanceof vscode.LanguageModelTextPart && /\[image image\/png/.test(p.value)));
+  });
+});

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseServers, resolveDeclaration, declarationKey, type VariableContext } from '../../src/core';
@@ -135,9 +135,24 @@ describe('config: resolveDeclaration', () => {
     assert.ok(!('TOKEN_VAR' in launch.env) && !('npm_config_cache' in launch.env), 'the editor environment is not inherited wholesale');
   });
 
-  it('reports an unreadable envFile', async () => {
+  it('reports an unreadable envFile in words: which path was tried and what to do (issue 30 item 10)', async () => {
     const [decl] = parseServers({ s: { command: 'node', envFile: '/definitely/missing.env' } }).servers;
-    await assert.rejects(resolveDeclaration(decl, ctx()), /envFile \/definitely\/missing.env could not be read: ENOENT/);
+    await assert.rejects(resolveDeclaration(decl, ctx()), (e: Error) => {
+      assert.equal(e.message, 'envFile /definitely/missing.env does not exist: create it, or correct "envFile" in the server\'s declaration or remove it.');
+      return true;
+    });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-envfile-'));
+    try {
+      const [relative] = parseServers({ s: { command: 'node', envFile: '.env.local' } }).servers;
+      const trusted = { workspaceFolders: [{ name: 'w', path: dir }], trusted: true, userHome: '/home/me', env: {} };
+      await assert.rejects(resolveDeclaration(relative, trusted), (e: Error) => {
+        assert.equal(e.message, `envFile ${path.join(dir, '.env.local')} (".env.local" resolved from ${dir}) does not exist: create it, or correct "envFile" in the server's declaration or remove it.`);
+        return true;
+      });
+      const [folder] = parseServers({ s: { command: 'node', envFile: dir } }).servers;
+      await assert.rejects(resolveDeclaration(folder, trusted), /is a folder, not a file/);
+      assert.doesNotMatch(String(await resolveDeclaration(folder, trusted).catch(e => e)), /EISDIR|ENOENT/);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 
   it('resolves http urls and header secrets', async () => {

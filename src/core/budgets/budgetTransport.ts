@@ -14,6 +14,13 @@ import type { BurstReporter } from './burstReporter';
 /** JSON-RPC error code for a server→client request refused by the rate limit (as sampling's limit). */
 export const RATE_LIMITED = -32000;
 
+/**
+ * A transport below that tells the host's own error answers from the SDK's refusals (the tracing
+ * transport): a request the budget refused is ours and counted by its burst reporter, so it must
+ * not also be logged as a refusal, one line per request.
+ */
+interface AnswerAware { reached?(id: string | number): void }
+
 /** A transport whose reading can be paused (the stdio transport). */
 export interface FlowControl { pause(): void; resume(): void; }
 
@@ -51,6 +58,7 @@ export class BudgetTransport implements Transport {
       deliver, reporter: reporters.requests, onPressure: onPressure('requests'),
       drop: i => {
         const id = (i.message as { id: string | number }).id;
+        (this.inner as AnswerAware).reached?.(id);
         this.inner.send({ jsonrpc: '2.0', id, error: { code: RATE_LIMITED, message: `Too many requests: this client handles at most ${limits.maxServerRequestsPerSecond} server requests per second and ${limits.maxQueuedServerRequests} waiting.` } })
           .catch(() => { /* the server is gone or not reading; nothing to tell it */ });
       },

@@ -20,3 +20,19 @@ export function parseEnvFile(text: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * Why `abs` (the declared `envFile`, resolved against `base`) could not be read, in words with what to
+ * do: a bare `ENOENT` says neither which path was tried nor that a relative one starts at the workspace.
+ */
+export function envFileReadError(declared: string, abs: string, base: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const where = declared === abs ? abs : `${abs} ("${declared}" resolved from ${base})`;
+  const fix = 'correct "envFile" in the server\'s declaration or remove it';
+  switch (code) {
+    case 'ENOENT': case 'ENOTDIR': return `envFile ${where} does not exist: create it, or ${fix}.`;
+    case 'EACCES': case 'EPERM': return `envFile ${where} could not be read: permission denied. Let your user read it, or ${fix}.`;
+    case 'EISDIR': return `envFile ${where} is a folder, not a file: ${fix}.`;
+    default: return `envFile ${where} could not be read (${e instanceof Error ? e.message : String(e)}): ${fix}.`;
+  }
+}

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
-import { parseEnvFile } from './envFile';
+import { envFileReadError, parseEnvFile } from './envFile';
 import { inheritedEnvironment } from './inheritedEnv';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
 
@@ -80,7 +80,7 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
     const abs = path.resolve(base, envFile);
     let text: string;
     try { text = await readFile(abs, 'utf8'); }
-    catch (e) { throw new ResolveError('envFile', `envFile ${abs} could not be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`); }
+    catch (e) { throw new ResolveError('envFile', envFileReadError(envFile, abs, base, e)); }
     Object.assign(env, parseEnvFile(text));
   }
   const pathKey = Object.keys(env).find(k => k.toUpperCase() === 'PATH') ?? 'PATH';

@@ -6,7 +6,7 @@
  * Reads ask per server too, and neither reaches a server or tool the user disabled.
  */
 import * as vscode from 'vscode';
-import { inScope, MAX_PAGE_CHARS, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
+import { estimateTextTokens, imagesForModel, inScope, MAX_PAGE_CHARS, resultTokenBudget, modelToolDescription, pageOf, parseScope, plainText, RESULT_SCHEME, type McpHost } from '../../core';
 import type { KeptResults } from './keptResults';
 import type { LateContributions } from '../lazy/contract';
 import { toAbortSignal } from '../cancellation';
@@ -14,6 +14,8 @@ import { callToolMessage, readResourceMessage } from './invocationMessages';
 import { catalogIndex, enabledTools } from './toolCatalog';
 import type { ToolConsent } from './toolConsent';
 import type { ToolInvoker } from './toolInvoker';
+import { canSendImages, imageParts } from './modelImages';
+import { readSetting } from '../settingsReader';
 import { chatExcludedServers, isServerDisabledForModels, toolSets } from './toolSettings';
 
 interface FindInput { query?: string; scope?: string }
@@ -51,7 +53,11 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, 
         const { server, tool } = options.input;
         if (chatExcludedServers().includes(server)) return text(`The user excluded the MCP server "${server}" from chat.`);
         const r = await invoker.invoke({ server, tool, args: options.input.arguments ?? {}, token });
-        return text(r.text);
+        // Images go along as image parts, as @mcp sends them (the placeholders stay): this tool does not
+        // know the calling model, so VS Code's budget for it (or the result budget setting) bounds them.
+        const budget = options.tokenizationOptions?.tokenBudget ?? resultTokenBudget(server, 0, readSetting<unknown>('chat.maxResultTokens'));
+        const images = imagesForModel(r.parts, canSendImages(), budget, estimateTextTokens(r.text));
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.text), ...imageParts(images) as vscode.LanguageModelTextPart[]]);
       },
     }),
     register<ReadInput>('mcpHost_readResource', {

@@ -15,6 +15,9 @@ export function readsImages(model: vscode.LanguageModelChat): boolean {
   return !!DataPart && (model as { capabilities?: { supportsImageToText?: boolean } }).capabilities?.supportsImageToText === true;
 }
 
+/** Whether this VS Code can send images at all (the language-model tools do not know the caller's model). */
+export const canSendImages = (): boolean => !!DataPart;
+
 export function imageParts(images: readonly ModelImage[]): unknown[] {
   return DataPart ? images.map(i => DataPart.image(Buffer.from(i.base64, 'base64'), i.mimeType)) : [];
 }
