@@ -19,7 +19,8 @@ describe('failures: crashes', function () {
       assert.deepEqual(states, ['starting', 'running']);
       assert.notEqual(s.pid, pid1);
       assert.equal(text(await s.callTool('echo', { text: 'back' })), 'back');
-      assert.match(loggers.get('c')!.text(), /exited with code 7; restarting in \d+ ms \(attempt 1 of 3\)/);
+      // A sentence in words, not "Server the process exited …" (issue 30 item 10).
+      assert.match(loggers.get('c')!.text(), /^warn The process exited with code 7; restarting in \d+ ms \(attempt 1 of 3\)$/m);
     } finally { await host.shutdown(); }
   });
 

@@ -52,7 +52,7 @@ export class Recovery {
     this.restarting = true;
     const verb = t.verb();
     const msg = `${reason}; ${verb} in ${delay < 1000 ? `${delay} ms` : `${Math.round(delay / 1000)} s`} (attempt ${t.restartPolicy.recentRestarts} of ${t.restartPolicy.options.maxRestarts})`;
-    t.logger.warn(`Server ${msg}`);
+    t.logger.warn(msg.charAt(0).toUpperCase() + msg.slice(1)); // a sentence: "The process exited with code 3; restarting in 1 s …"
     t.announce(msg, verb);
     this.timer = setTimeout(() => { this.timer = undefined; t.startAgain(); }, delay);
   }
