@@ -30,12 +30,26 @@ export function appLogLines(level: unknown, logger: unknown, data: unknown): { l
 /** The gated log of one server's apps; dispose it with the server. */
 export class AppLog {
   private readonly budget: ServerBudget;
-  /** Cut and rate-limited like the server's own lines. */
+  /**
+   * Cut and rate-limited like the server's own lines, and each message cleaned to one line: the
+   * callers put app-chosen text in it (a JSON-RPC method or id in the traffic, an error's message, a
+   * refused URI), and a line break there would start a line that reads as the host's own.
+   */
   readonly gated: Logger;
 
   constructor(logger: Logger) {
     this.budget = new ServerBudget(logger);
-    this.gated = this.budget.serverLog;
+    const gate = this.budget.serverLog;
+    const line = (m: string | Error) => plainText(String(m).slice(0, MAX_ENTRY_CHARS), { singleLine: true });
+    this.gated = {
+      get logLevel() { return gate.logLevel; },
+      get onDidChangeLogLevel() { return gate.onDidChangeLogLevel; },
+      trace: m => gate.trace(line(m)),
+      debug: m => gate.debug(line(m)),
+      info: m => gate.info(line(m)),
+      warn: m => gate.warn(line(m)),
+      error: m => gate.error(line(m)),
+    };
   }
 
   /** An app's `notifications/message`. */

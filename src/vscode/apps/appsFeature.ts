@@ -5,7 +5,7 @@
  * **MCP: Open App** brings a closed app back with the last run.
  */
 import * as vscode from 'vscode';
-import { AppLog, appResourceUri, type AppModelContext, type McpHost } from '../../core';
+import { AppLog, appResourceUri, plainText, type AppModelContext, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { AppPanel, type AppPanelDeps } from './appPanel';
 
@@ -60,8 +60,10 @@ export class AppsFeature implements vscode.Disposable {
     try {
       await panel.show(run, uri);
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      this.deps.log(run.server).error(`MCP App ${uri} could not be shown: ${message}`);
+      // The URI is the tool's and the message may quote it or the server's answer: one clean line each,
+      // or a line break in them would print lines that read as the host's own.
+      const message = plainText(e instanceof Error ? e.message : String(e), { singleLine: true, maxLength: 500 });
+      this.deps.log(run.server).error(`MCP App ${plainText(uri, { singleLine: true, maxLength: 200 })} could not be shown: ${message}`);
       panel.dispose();
       const showLog = vscode.l10n.t('Show Log');
       if (await vscode.window.showWarningMessage(vscode.l10n.t('The app of MCP server "{0}" could not be shown: {1}', run.server, message), showLog) === showLog) this.deps.log(run.server).show(true);
