@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { InputVault, type InputBinding, type InputReferrer, type InputRequest, type InputScope, type StoredInput } from '../core';
 import { readInputs } from './config';
 import { InputFlowAction, MultiStepInput, type InputStep } from './multiStepInput';
+import { pickText } from './pickText';
 
 /** A request with its declaration's scope; the store adds which workspace that scope means. */
 export type ScopedInputRequest = InputRequest & { readonly scope: InputScope };
@@ -85,22 +86,25 @@ export class InputStore {
   private async ask(referrer: InputReferrer): Promise<string | undefined> {
     const offers = await this.vault.offers(referrer.id);
     const def = readInputs().find(i => i.id === referrer.id);
-    const title = vscode.l10n.t('MCP server "{0}" ({1}) asks for {2}', referrer.server, scopeLabel(referrer.scope), `\${input:${referrer.id}}`);
+    // The names, the description and the options come from a declaration (a cloned repository, a link): one
+    // clean line each, so no hidden or reordered text, no drawn icon and no padding pushes "For …" out of sight.
+    const title = vscode.l10n.t('MCP server "{0}" ({1}) asks for {2}', pickText(referrer.server, 100), scopeLabel(referrer.scope), pickText(`\${input:${referrer.id}}`, 120));
+    const description = def?.description !== undefined ? pickText(def.description, 200) : undefined;
     const totalSteps = offers.length ? 2 : 1;
     let reuse: string | undefined;
     let value: string | undefined;
 
     const enterValue: InputStep = async input => {
-      const where = vscode.l10n.t('For {0}.', whereText(referrer));
+      const where = vscode.l10n.t('For {0}.', pickText(whereText(referrer), 300));
       if (def?.type === 'pickString' && def.options?.length) {
-        const picked = await input.showQuickPick({ title, step: totalSteps, totalSteps, placeholder: `${def.description ?? referrer.id} — ${where}`, items: def.options.map(label => ({ label })) });
-        if (!('label' in picked)) throw InputFlowAction.cancel;
-        value = picked.label;
+        const picked = await input.showQuickPick({ title, step: totalSteps, totalSteps, placeholder: `${description ?? pickText(referrer.id, 120)} — ${where}`, items: def.options.map(option => ({ label: pickText(option, 200), option })) });
+        if (!('option' in picked)) throw InputFlowAction.cancel;
+        value = picked.option;
         return;
       }
       const r = await input.showInputBox({
         title, step: totalSteps, totalSteps,
-        prompt: `${def?.description ?? vscode.l10n.t('Value for {0} (declare it in "mcpHost.inputs" to describe it)', `\${input:${referrer.id}}`)} — ${where}`,
+        prompt: `${description ?? vscode.l10n.t('Value for {0} (declare it in "mcpHost.inputs" to describe it)', pickText(`\${input:${referrer.id}}`, 120))} — ${where}`,
         value: def?.default ?? '',
         password: def?.password ?? /key|token|secret|password/i.test(referrer.id),
         validate: () => undefined,

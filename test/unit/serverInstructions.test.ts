@@ -7,7 +7,7 @@ describe('tools: server instructions for the model', () => {
     const text = instructionsMessage([{ server: 'flood"er', instructions: hostile }, { server: 'github', instructions: 'Prefer list_issues.' }])!;
     assert.match(text, /does not come from the user/);
     assert.equal(text.match(/<mcp-server-instructions /g)!.length, 2);
-    assert.match(text, /<mcp-server-instructions server="flood_er">\nUse small numbers\./);
+    assert.match(text, /<mcp-server-instructions server="flood&#x22;er">\nUse small numbers\./);
     assert.match(text, /<mcp-server-instructions server="github">\nPrefer list_issues\.\n<\/mcp-server-instructions>/);
     assert.ok(!text.includes('TAIL') && !text.includes('\u202e'));
     assert.ok(text.length < 2 * MAX_INSTRUCTIONS_PER_SERVER + 600, String(text.length));

@@ -29,6 +29,10 @@ export interface InstallOption {
   readonly unsupported?: string;
 }
 
+/** Most `{placeholder}` fillings one entry may take, and the longest value one may produce. */
+const MAX_FILLS = 1_000;
+const MAX_VALUE_CHARS = 8_192;
+
 const RUNNERS: Readonly<Record<string, string>> = { npm: 'npx', pypi: 'uvx', oci: 'docker', nuget: 'dnx' };
 
 /** Package types and transports of an entry, for rows of the browser (`npm`, `pypi`, `remote`…). */
@@ -65,6 +69,8 @@ class Converter {
   readonly inputs: InputDefinition[] = [];
   readonly errors: string[] = [];
   private readonly taken: Set<string>;
+  private fills = 0;
+  private overflow = false;
 
   constructor(private readonly name: string, takenInputIds: Iterable<string>) {
     this.taken = new Set(takenInputIds);
@@ -74,6 +80,12 @@ class Converter {
   literal(value: string, field: string): string {
     if (value.includes('${')) this.errors.push(`${field} contains "\${", which MCP Host would read as a variable (such as \${env:…}); a registry entry may not use them.`);
     return value;
+  }
+
+  private tooLarge(field: string): string {
+    if (!this.overflow) this.errors.push(`${field}: the entry's {placeholders} fill more than ${MAX_FILLS} values or a value longer than ${MAX_VALUE_CHARS} characters.`);
+    this.overflow = true;
+    return '';
   }
 
   private input(field: string, i: RegistryInput): string {
@@ -89,12 +101,16 @@ class Converter {
   /** The value to write for an input, or undefined to leave an optional one out. */
   value(i: RegistryInput, field: string): string | undefined {
     if (i.value !== undefined) {
+      // Placeholders nest (a variable's value has placeholders of its own), so a few hundred bytes of
+      // entry could fill `{a}{a}` forty levels deep: the filling is bounded in steps and in length.
+      if (this.overflow || ++this.fills > MAX_FILLS) return this.tooLarge(field);
       const value = this.literal(i.value, field);
       // `{token}` placeholders are filled by inputs of their own (`Bearer {token}`).
-      return value.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, v: string) => {
-        const variable = i.variables?.[v];
-        return variable ? this.value({ isRequired: true, ...variable }, `${field}.${v}`) ?? '' : whole;
+      const filled = value.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, v: string) => {
+        const variable = Object.hasOwn(i.variables ?? {}, v) ? i.variables![v] : undefined;
+        return variable && !this.overflow ? this.value({ isRequired: true, ...variable }, `${field}.${v}`) ?? '' : whole;
       });
+      return filled.length > MAX_VALUE_CHARS ? this.tooLarge(field) : filled;
     }
     if (i.isSecret || i.choices?.length || (i.isRequired && i.default === undefined)) return this.input(field, i);
     return i.default !== undefined ? this.literal(i.default, field) : undefined;
@@ -153,6 +169,8 @@ function packageDeclaration(c: Converter, p: RegistryPackage): Record<string, un
   // alias would make the runner run something else than the registry's package.
   if (!isRegistryPackageName(p.registryType, id)) { c.errors.push(`"${id}" is not a ${p.registryType} package name; a registry entry may name only a package of its registry (no URL, path, git or alias).`); return undefined; }
   if (version !== undefined && !/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(version)) { c.errors.push(`"${version}" is not a version.`); return undefined; }
+  // npm reads `pkg@<x>.tgz` (also `.tar`, `.tar.gz`, any case) as a tarball in the working folder, not as a version.
+  if (version !== undefined && p.registryType === 'npm' && /\.(?:tgz|tar|tar\.gz)$/i.test(version)) { c.errors.push(`"${version}" is not a version: npm would read it as a tarball file.`); return undefined; }
   const runtime = c.runtimeArgs(p.runtimeArguments, p.registryType);
   const args = c.args(p.packageArguments, 'packageArguments');
   const env = c.keyValues(p.environmentVariables, 'env');

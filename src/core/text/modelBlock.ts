@@ -18,9 +18,13 @@ export function escapeBlockText(text: string): string {
   });
 }
 
-/** What a block's name attribute may hold: a name reduced to letters, digits and `_.-`. */
+/**
+ * What a block's name attribute holds: the name with every character but ASCII letters, digits and `_.-`
+ * written as `&#x…;`. Written out, not replaced: `a_b`, `a b` and `aéb` stay three names, so a server
+ * cannot sign its block with another server's name by choosing one that reduces to it.
+ */
 export function blockName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]+/g, '_') || '_';
+  return name.replace(/[^A-Za-z0-9_.-]/gu, ch => `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`) || '_';
 }
 
 /**
