@@ -69,18 +69,32 @@ export class TrustStore {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v));
 
-/** What running a declaration means, as one line a user can check: the command line or the URL, and what else it brings. */
+/** The user's environment variables a value hands over (`${env:NAME}`), as `$NAME`. */
+const envRefs = (v: unknown) => [...new Set([...str(v).matchAll(/\$\{env:([^}]+)\}/g)].map(m => `$${shellWord(m[1])}`))];
+
+/** `KEY` for a literal, `KEY from $NAME` for one that carries the user's variables: a name alone says nothing (`LOG_LEVEL`). */
+const entries = (map: object) => Object.entries(map).map(([k, v]) => {
+  const refs = envRefs(v);
+  return refs.length ? `${shellWord(k)} from ${refs.join(' ')}` : shellWord(k);
+});
+
+/**
+ * What running a declaration means, as one line a user can check: the command line or the URL, and
+ * what else it brings. Which one runs is decided as the parser decides it (`type` first), so a
+ * `"type": "stdio"` declaration cannot show a decoy `url` while its command runs.
+ */
 export function describeLaunch(name: string, decl: unknown): string {
   const d = (decl && typeof decl === 'object' ? decl : {}) as Record<string, unknown>;
   const words = (list: unknown) => (Array.isArray(list) ? list.map(a => shellWord(str(a))) : list === undefined ? [] : [shellWord(str(list))]);
-  const what = d.url !== undefined
-    ? `${shellWord(str(d.type ?? 'http'))} ${shellWord(str(d.url))}`
-    : `runs ${[...words(d.command), ...words(d.args)].join(' ')}`;
+  const stdio = d.type === 'stdio' || (d.type === undefined && d.url === undefined);
+  const what = stdio
+    ? `runs ${[...words(d.command), ...words(d.args)].join(' ')}`
+    : `${shellWord(str(d.type ?? 'http'))} ${shellWord(str(d.url))}`;
   const extra = [
-    d.cwd !== undefined ? `in ${shellWord(str(d.cwd))}` : '',
-    d.env && typeof d.env === 'object' ? `env ${Object.keys(d.env).map(shellWord).join(', ')}` : '',
-    d.envFile !== undefined ? `envFile ${shellWord(str(d.envFile))}` : '',
-    d.headers && typeof d.headers === 'object' ? `headers ${Object.keys(d.headers).map(shellWord).join(', ')}` : '',
+    stdio && d.cwd !== undefined ? `in ${shellWord(str(d.cwd))}` : '',
+    stdio && d.env && typeof d.env === 'object' ? `env ${entries(d.env).join(', ')}` : '',
+    stdio && d.envFile !== undefined ? `envFile ${shellWord(str(d.envFile))}` : '',
+    !stdio && d.headers && typeof d.headers === 'object' ? `headers ${entries(d.headers).join(', ')}` : '',
   ].filter(Boolean);
   return `${shellWord(name)}: ${what}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }

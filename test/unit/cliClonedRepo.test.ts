@@ -45,7 +45,7 @@ describe('mcp-host CLI in a cloned repository (untrusted until the user says so)
       assert.ok(!fs.existsSync(repo.ran), `${command.join(' ')}: the repository's command ran`);
       assert.match(r.stderr, /declares a server that would run as you, with your environment:/);
       assert.match(r.stderr, new RegExp(`build-helper: runs ${process.execPath.replace(/[/\\.]/g, '\\$&')} -e "require\\(`), 'the command line is shown');
-      assert.match(r.stderr, /\(env TOKEN\)/);
+      assert.match(r.stderr, /\(env TOKEN from \$GITHUB_TOKEN\)/);
       assert.match(r.stderr, /not run: this folder's servers are not trusted\. .*--yes .*"mcp-host trust"/);
       assert.equal(r.stdout, '');
     }
