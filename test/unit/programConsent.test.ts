@@ -83,6 +83,21 @@ describe('consent belongs to a program, not to a name (hostile server)', functio
     assert.deepEqual(await approvals.checkTool(userTarget(later), tool('greet'), settings), { programChanged: true });
   });
 
+  it('a stray "url" next to "type": "stdio" does not stand for the program that runs (atk-consent)', async () => {
+    // parse.ts runs the command of a `"type": "stdio"` declaration and only warns that its `url` is
+    // ignored; the identity must hash what runs, not a field the host ignores.
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const decoy = { type: 'stdio', url: 'https://mcp.example.com/mcp' };
+    const approved = { ...first, ...decoy };
+    let tool = await run(approved);
+    const a = userTarget(approved);
+    await approvals.grantTool(a, tool('wipe'), 'server');
+    const swapped = { ...later, ...decoy };
+    tool = await run(swapped);
+    const b = userTarget(swapped);
+    assert.deepEqual(await approvals.checkTool(b, tool('wipe'), noSettings), {}, '"every tool of evil" carried over to another program that kept the approved one\'s url');
+  });
+
   it('a removed declaration takes its approvals along; a folder-bound user approval of another window stays for it', async () => {
     const store = new MemoryStorage();
     const approvals = new ToolApprovals({ user: store, workspace: new MemoryStorage() });

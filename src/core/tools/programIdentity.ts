@@ -34,8 +34,10 @@ export interface ProgramIdentity {
 export function programIdentity(declaration: unknown, place: DeclarationPlace): ProgramIdentity | undefined {
   if (!declaration || typeof declaration !== 'object' || Array.isArray(declaration)) return undefined;
   const d = declaration as Record<string, unknown>;
-  const program = typeof d.url === 'string'
-    ? { remote: d.url.trim() }
+  // The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`.
+  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
+  const program = remote
+    ? { remote: typeof d.url === 'string' ? d.url.trim() : d.url }
     : { command: d.command, args: d.args, cwd: d.cwd, env: d.env, envFile: d.envFile };
   const bound = place.scope !== 'user' || dependsOnWorkspace(program);
   const workspace = bound ? place.workspace ?? '' : undefined;
