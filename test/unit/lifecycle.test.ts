@@ -209,6 +209,35 @@ describe('lifecycle: stop, restart and dispose during a start end its process at
     assert.deepEqual(processesWith(m), []);
   });
 
+  it('attacker: stop then restart during a start, not awaited: never "stopped" with a server process running', async () => {
+    const m = marker();
+    const { host, conn } = await startingServer(m);
+    try {
+      void conn.stop();
+      void conn.restart();
+      await new Promise(r => setTimeout(r, 4000));
+      assert.ok(conn.state !== 'stopped' || processesWith(m).length === 0, `state ${conn.state} while ${processesWith(m).length} server process(es) run`);
+    } finally { await host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
+  it('attacker: a restart storm during a start of a server that ignores SIGTERM never runs two copies', async () => {
+    const m = marker();
+    const t = createTestHost();
+    void t.host.apply({ h: { ...hangingStart(m), env: { FIXTURE_HANG_INIT: '1', FIXTURE_IGNORE_SIGTERM: '1' } } });
+    await waitFor(() => processesWith(m).length || undefined, 'the server process spawned');
+    const conn = t.host.require('h');
+    try {
+      let most = 0;
+      const sampler = setInterval(() => { most = Math.max(most, processesWith(m).length); }, 10);
+      for (let i = 0; i < 5; i++) { void conn.restart(); await new Promise(r => setTimeout(r, 100)); }
+      await new Promise(r => setTimeout(r, 4000));
+      clearInterval(sampler);
+      assert.equal(most, 1, 'at most one copy at any time');
+    } finally { await t.host.shutdown(); }
+    assert.deepEqual(processesWith(m), []);
+  });
+
   it('dispose: the process is gone within 2 s', async () => {
     const m = marker();
     const { host, conn, pid } = await startingServer(m);

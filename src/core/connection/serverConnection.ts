@@ -197,7 +197,8 @@ export class ServerConnection extends ConnectionRequests {
   async stop(): Promise<void> {
     this._trustRequirements = [];
     this.cache.clear();
-    try { await this.end(); } finally { this.setState('stopped'); }
+    // Only if no start came in meanwhile: a restart right after a stop must not be shown as stopped.
+    await this.end(() => this.setState('stopped'));
   }
 
   restart(): Promise<void> { return this.start(); }
@@ -228,9 +229,9 @@ export class ServerConnection extends ConnectionRequests {
    */
   private async begin(terminateSession = true): Promise<void> {
     const previous = this.attempt;
-    const attempt = this.attempt = new StartAttempt();
+    const attempt = this.attempt = new StartAttempt(previous);
     this.recovery_.cancel();
-    await previous?.cancel();
+    await attempt.previousEnded();
     if (this.running) await this.stopConnection(terminateSession);
     if (this.attempt !== attempt) return;
     this._needsSignIn = false;
@@ -277,7 +278,7 @@ export class ServerConnection extends ConnectionRequests {
    */
   private async end(then?: () => void): Promise<void> {
     const previous = this.attempt;
-    const stopping = this.attempt = new StartAttempt();
+    const stopping = this.attempt = new StartAttempt(previous);
     void stopping.cancel();
     this.recovery_.cancel();
     try {

@@ -13,6 +13,12 @@ export class StartAttempt {
   private readonly owned = new Set<() => Promise<void>>();
   private closing?: Promise<void>;
 
+  /**
+   * `previous`: the attempt this one replaces. Its cancel is part of this one's, so a chain of quick
+   * restarts waits for the oldest process still ending, not only for the attempt just before.
+   */
+  constructor(private previous?: StartAttempt) {}
+
   get signal(): AbortSignal { return this.controller.signal; }
   get cancelled(): boolean { return this.controller.signal.aborted; }
 
@@ -31,13 +37,20 @@ export class StartAttempt {
     return () => { this.owned.delete(close); };
   }
 
+  /** Resolves once the attempts this one replaced have ended what they owned. */
+  async previousEnded(): Promise<void> {
+    await this.previous?.cancel();
+    this.previous = undefined;
+  }
+
   /** Cancels every step and ends what the attempt owns; resolves when that is gone. */
   cancel(): Promise<void> {
     if (this.closing) return this.closing;
     this.controller.abort();
     const closes = [...this.owned];
     this.owned.clear();
-    this.closing = Promise.all(closes.map(c => c().catch(() => {}))).then(() => undefined);
+    const before = this.previous?.cancel();
+    this.closing = Promise.all([before, ...closes.map(c => c().catch(() => {}))]).then(() => { this.previous = undefined; });
     return this.closing;
   }
 }
