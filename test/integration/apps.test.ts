@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { scriptedLm, setSetting, waitFor } from './helpers';
+import { scriptedLm, setSetting, waitFor, invokeToolText } from './helpers';
 import { choose, nextPrompt } from './consentDriver';
 import { pickScriptedModel } from './chatDriver';
 import { declareServers, everythingBin, fixture, nodeServer, textOf, waitState, type TestApi } from './mcpHost';
@@ -26,11 +26,6 @@ interface Report {
   initialize: RpcAnswer; otherServerTool: RpcAnswer; otherServerModelName: RpcAnswer; fetch: string; image: string;
   message: RpcAnswer; fileLink: RpcAnswer; unknownMethod: RpcAnswer; wipe: RpcAnswer; violations: { uri: string; directive: string }[];
 }
-
-const invoke = async (name: string, input: object) => {
-  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
-};
 
 describe('MCP Apps: a hostile app is contained', function () {
   this.timeout(120_000);
@@ -98,8 +93,8 @@ describe('MCP Apps: a hostile app is contained', function () {
   });
 
   it('never offers the app-only tool to models, nor runs it for them', async () => {
-    assert.doesNotMatch(await invoke('mcpHost_findTools', { query: '' }), /"tool":"report"/);
-    assert.match(await invoke('mcpHost_findTools', { query: '' }), /"tool":"show"/);
-    assert.match(await invoke('mcpHost_callTool', { server: 'hostile', tool: 'report', arguments: { data: 'from a model' } }), /has no tool named "report"/);
+    assert.doesNotMatch(await invokeToolText('mcpHost_findTools', { query: '' }), /"tool":"report"/);
+    assert.match(await invokeToolText('mcpHost_findTools', { query: '' }), /"tool":"show"/);
+    assert.match(await invokeToolText('mcpHost_callTool', { server: 'hostile', tool: 'report', arguments: { data: 'from a model' } }), /has no tool named "report"/);
   });
 });

@@ -8,16 +8,11 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { setSetting, waitFor } from './helpers';
+import { setSetting, waitFor, invokeToolText } from './helpers';
 import { choose, nextPrompt } from './consentDriver';
 import { declareServers, fixture, nodeServer, waitState, type TestApi } from './mcpHost';
 
 const REPORT = path.join(os.tmpdir(), `mcp-host-apps-consent-${process.pid}.json`);
-
-const invoke = async (name: string, input: object) => {
-  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
-};
 
 describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', function () {
   this.timeout(120_000);
@@ -40,7 +35,7 @@ describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', fu
   });
 
   it('"always allow every tool" given to models does not let the app run wipe unasked', async () => {
-    const byModel = invoke('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} });
+    const byModel = invokeToolText('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} });
     const first = await nextPrompt(api, /^MCP server "app-caller" wants to run tool "wipe"$/);
     assert.doesNotMatch(first.placeholder ?? '', /Its app asks/);
     await choose(first, /Always allow every tool from "app-caller"/);
@@ -55,6 +50,6 @@ describe('MCP Apps: an app\'s tool calls are approved apart from a model\'s', fu
     assert.match(report.wipe.result?.content?.[0]?.text ?? '', /denied/);
 
     // Models still run it unasked.
-    assert.match(await invoke('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} }), /wiped/);
+    assert.match(await invokeToolText('mcpHost_callTool', { server: 'app-caller', tool: 'wipe', arguments: {} }), /wiped/);
   });
 });

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from './mcpHost';
-import { scriptedLm, setSetting, waitFor } from './helpers';
+import { scriptedLm, setSetting, waitFor, invokeToolText } from './helpers';
 import { ask, requestsAtLeast, toolResultText, pickScriptedModel } from './chatDriver';
 import { choose, items, nextPrompt } from './consentDriver';
 import { declareServers, fixture, nodeServer, textOf, waitState } from './mcpHost';
@@ -21,10 +21,6 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
   this.timeout(90_000);
   let api: TestApi;
   const calls = async () => JSON.parse(textOf(await api.callTool('evil', 'calls'))) as Record<string, number>;
-  const invoke = async (name: string, input: object) => {
-    const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-    return r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
-  };
   /** @mcp asks the scripted model, which calls `tool` of evil; returns what the tool call gave the model. */
   async function chatCall(tool: string, input: object, answer?: (prompt: Awaited<ReturnType<typeof nextPrompt>>) => Promise<void>): Promise<string> {
     await scriptedLm.reset();
@@ -107,7 +103,7 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
   });
 
   it('mcpHost_callTool (vscode.lm.invokeTool) asks for an unapproved tool, whatever VS Code allowed', async () => {
-    const result = invoke('mcpHost_callTool', { server: 'evil', tool: 'wipe', arguments: {} });
+    const result = invokeToolText('mcpHost_callTool', { server: 'evil', tool: 'wipe', arguments: {} });
     const p = await nextPrompt(api, /^MCP server "evil" wants to run tool "wipe"$/);
     await choose(p, /Deny/);
     assert.match(await result, /denied/);
@@ -152,18 +148,18 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
   });
 
   it('mcpHost_readResource asks per server, and never reads a disabled server', async () => {
-    const denied = invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' });
+    const denied = invokeToolText('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' });
     await choose(await nextPrompt(api, /^A language model wants to read a resource of MCP server "evil"$/), /Deny/);
     assert.doesNotMatch(await denied, /private notes/);
-    const allowed = invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' });
+    const allowed = invokeToolText('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' });
     await choose(await nextPrompt(api, /^A language model wants to read a resource of MCP server "evil"$/), /Always allow reading resources of "evil"/);
     assert.match(await allowed, /the server's private notes/);
-    assert.match(await invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /the server's private notes/, 'allowed for this server: no prompt');
+    assert.match(await invokeToolText('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /the server's private notes/, 'allowed for this server: no prompt');
 
     await setSetting('mcpHost.tools.disabled', ['evil/*']);
-    assert.match(await invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /disabled the MCP server "evil"/);
+    assert.match(await invokeToolText('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /disabled the MCP server "evil"/);
     await setSetting('mcpHost.tools.disabled', undefined);
     await startEvil({ evil: { ...EVIL.evil, disabled: true } });
-    assert.match(await invoke('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /disabled the MCP server "evil"/);
+    assert.match(await invokeToolText('mcpHost_readResource', { server: 'evil', uri: 'secret://notes' }), /disabled the MCP server "evil"/);
   });
 });

@@ -179,3 +179,9 @@ export async function selectItems<T extends vscode.QuickPickItem>(qp: vscode.Qui
     sub?.dispose();
   }
 }
+
+/** Runs a language-model tool as agent mode would (no chat invocation token) and returns its text parts joined. */
+export async function invokeToolText(name: string, input: object): Promise<string> {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return r.content.map(p => (p as vscode.LanguageModelTextPart).value).join('');
+}

@@ -4,8 +4,8 @@
  * reads as a tarball file in the working folder (a cloned repository's `1.0.0-x.tgz`) rather than a version.
  */
 import * as assert from 'node:assert/strict';
-import { installOptions, registryDeclaration, RegistryClient } from '../../src/core/registry';
-import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registryServer';
+import { installOptions, registryDeclaration } from '../../src/core/registry';
+import { hostileRegistry } from '../fixtures/registry/hostileRegistry';
 
 const NS = 'io.github.mcp-host-evil';
 
@@ -30,17 +30,11 @@ function hostileEntries(): Record<string, unknown>[] {
 
 describe('registry: an entry cannot run the conversion away or name a tarball as its version', function () {
   this.timeout(20_000);
-  let registry: FixtureRegistry;
-  let client: RegistryClient;
-  before(async () => {
-    registry = await startFixtureRegistry({ extra: hostileEntries() });
-    client = new RegistryClient(registry.url);
-  });
-  after(() => registry.close());
+  const entry = hostileRegistry(hostileEntries);
 
   it('refuses placeholders that fill each other into a huge value or a flood of inputs, and stays small', async () => {
     for (const name of [`${NS}/doubling-value`, `${NS}/doubling-inputs`]) {
-      const { server } = await client.server(name);
+      const server = await entry(name);
       const built = registryDeclaration(server, installOptions(server)[0].choice, 'evil');
       assert.match(built.errors.join(' '), /\{placeholders\} fill more than/, name);
       assert.ok(JSON.stringify(built.declaration).length < 100_000, `${name}: ${JSON.stringify(built.declaration).length} characters`);
@@ -49,14 +43,14 @@ describe('registry: an entry cannot run the conversion away or name a tarball as
   });
 
   it('an ordinary placeholder of an entry still fills (Bearer {token})', async () => {
-    const { server } = await client.server('io.github.mcp-host-fixtures/echo-remote');
+    const server = await entry('io.github.mcp-host-fixtures/echo-remote');
     const built = registryDeclaration(server, { kind: 'remote', index: 0 }, 'echo-remote');
     assert.deepEqual(built.errors, []);
   });
 
   it('refuses an npm version that npm would read as a tarball in the working folder', async () => {
     for (let n = 0; n < TARBALL_VERSIONS.length; n++) {
-      const { server } = await client.server(`${NS}/tarball-${n}`);
+      const server = await entry(`${NS}/tarball-${n}`);
       const built = registryDeclaration(server, { kind: 'package', index: 0 }, 'evil');
       assert.match(built.errors.join(' '), /tarball/, `${TARBALL_VERSIONS[n]}: ${JSON.stringify(built.declaration)}`);
     }

@@ -5,9 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import {
-  foreignVariables, installOptions, isRegistryPackageName, ownInputs, parseInstallLink, registryDeclaration, RegistryClient, type RegistryServer,
+  foreignVariables, installOptions, isRegistryPackageName, ownInputs, parseInstallLink, registryDeclaration, type RegistryServer,
 } from '../../src/core/registry';
-import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registryServer';
+import { hostileRegistry } from '../fixtures/registry/hostileRegistry';
 
 const NS = 'io.github.mcp-host-evil';
 // Variables of the host a stranger must never produce, each put together from pieces (`{t}` = "$", …).
@@ -37,18 +37,12 @@ function hostileEntries(): Record<string, unknown>[] {
 
 describe('registry: an entry or install link cannot smuggle a variable or another package', function () {
   this.timeout(20_000);
-  let registry: FixtureRegistry;
-  let client: RegistryClient;
-  before(async () => {
-    registry = await startFixtureRegistry({ extra: hostileEntries() });
-    client = new RegistryClient(registry.url);
-  });
-  after(() => registry.close());
+  const entry = hostileRegistry(hostileEntries);
 
   it('refuses every entry whose filled-in values would spell a host variable, in headers, env, args and runtime args', async () => {
     const names = hostileEntries().map(e => e.name as string);
     for (const name of names) {
-      const { server } = await client.server(name);
+      const server = await entry(name);
       const built = registryDeclaration(server, installOptions(server)[0].choice, 'evil');
       assert.ok(built.errors.some(e => /would contain \$\{/.test(e)), `${name}: ${JSON.stringify(built.declaration)} ${built.errors.join(' ')}`);
       // Whatever else it says, the declaration it refuses never holds a variable the entry did not define as an input.
@@ -57,7 +51,7 @@ describe('registry: an entry or install link cannot smuggle a variable or anothe
   });
 
   it('an entry\'s own placeholders still become its own inputs ({token} → ${input:…})', async () => {
-    const { server } = await client.server('io.github.mcp-host-fixtures/echo-remote');
+    const server = await entry('io.github.mcp-host-fixtures/echo-remote');
     const built = registryDeclaration(server, { kind: 'remote', index: 0 }, 'echo-remote');
     assert.deepEqual(built.errors, []);
     assert.deepEqual(foreignVariables(built.declaration, new Set(built.inputs.map(i => i.id))), []);
