@@ -301,9 +301,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
     flow.requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
     this.options.logger.info(`OAuth: sending the user to ${authorizationUrl.host}${authorizationUrl.pathname}${flow.requestedScope ? ` (scope: ${flow.requestedScope})` : ''}`);
     flow.beginInteraction();
-    const response = await channel.authorize({
+    const response = await untilAborted(channel.authorize({
       server: this.options.target, reason: flow.reason, authorizationUrl, scope: flow.requestedScope, state: flow.state, signal: flow.signal,
-    });
+    }), flow.signal);
     ({ code: flow.code, iss: flow.iss } = await this.checkResponse(response, flow.state));
     this.remember(flow.code);
   }
@@ -382,4 +382,18 @@ function checkPkce(issuer: string, metadata: AuthorizationServerMetadata | undef
   if (!metadata.code_challenge_methods_supported?.includes('S256')) {
     throw new AuthorizationError(`the authorization server ${issuer} does not list PKCE method S256 in code_challenge_methods_supported; refusing to sign in`);
   }
+}
+
+/**
+ * The user agent's answer, or a cancellation as soon as the flow is abandoned (the server was stopped
+ * while the person had not finished): a user agent that ignores the signal must not keep the session's
+ * one authorization in flight, which every later sign-in of the server would join and wait on.
+ */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AuthorizationCancelledError('the sign-in was abandoned'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AuthorizationCancelledError('the sign-in was abandoned'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

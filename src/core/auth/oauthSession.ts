@@ -63,6 +63,8 @@ export class OAuthSession extends Disposable {
   private readonly baseFetch: FetchLike;
   private readonly logger: Logger;
   private readonly aborter = new AbortController();
+  /** Aborts the authorization in flight only (the session lives on); see {@link abandonAuthorization}. */
+  private flowAborter?: AbortController;
 
   private readonly _onDidChangeStatus = this._register(new Emitter<AuthStatus>());
   readonly onDidChangeStatus: Event<AuthStatus> = this._onDidChangeStatus.event;
@@ -99,6 +101,12 @@ export class OAuthSession extends Disposable {
     this.logger.info('OAuth: signed out; the tokens were deleted');
     this.setStatus('unknown');
   }
+
+  /**
+   * Gives up the authorization in flight (its start was stopped while the person was still in the
+   * browser): the next sign-in starts a new one instead of joining one nobody waits for.
+   */
+  abandonAuthorization(): void { this.flowAborter?.abort(); }
 
   /** Marks the server as needing a sign-in (the connection gave up on it). */
   markNeedsSignIn(): void { this.setStatus('needsSignIn'); }
@@ -197,8 +205,9 @@ export class OAuthSession extends Disposable {
     }
     const reason: AuthorizationReason = this.interaction === 'signIn' ? 'signIn' : challenge.kind === 'insufficientScope' ? 'stepUp' : 'reauthenticate';
     const preferred = await this.provider.preferredRedirectUri();
+    const flowAborter = this.flowAborter = new AbortController();
     const flow = new AuthFlow(!silent, reason, challenge.kind === 'insufficientScope',
-      () => this.port.userAgent.openChannel(this.target, preferred), this.aborter.signal,
+      () => this.port.userAgent.openChannel(this.target, preferred), AbortSignal.any([this.aborter.signal, flowAborter.signal]),
       () => { this.interacting = true; this._onInteraction.fire(); });
     this.provider.flow = flow;
     const options = { serverUrl: this.target.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: challenge.scope, fetchFn: this.baseFetch };
@@ -222,6 +231,7 @@ export class OAuthSession extends Disposable {
       throw this.needsSignIn(toAuthError(e), challenge.kind === 'unauthorized');
     } finally {
       this.interacting = false;
+      if (this.flowAborter === flowAborter) this.flowAborter = undefined;
       if (this.provider.flow === flow) this.provider.flow = undefined;
       flow.dispose();
     }

@@ -50,7 +50,7 @@ export async function connect(ctx: StartContext, attempt: StartAttempt, prepared
       }
       const pending = findAuthorizationPending(err);
       if (pending && authRounds++ < MAX_AUTH_ROUNDS) {
-        try { await waitForSignIn(attempt, pending.authorization); } catch (e) {
+        try { await waitForSignIn(attempt, pending.authorization, () => session?.abandonAuthorization()); } catch (e) {
           if (attempt.cancelled) return { kind: 'cancelled' };
           return { kind: 'needsSignIn', error: findAuthError(e) ?? new SignInRequiredError(undefined, { cause: e }) };
         }

@@ -21,16 +21,29 @@ export class StartTimedOut extends Error {
  */
 export async function handshake(attempt: StartAttempt, client: Client, wire: Transport, timeoutMs: number): Promise<void> {
   // We time the start ourselves and close on expiry: the SDK's timeout would send
-  // notifications/cancelled for initialize, which the spec forbids.
+  // notifications/cancelled for initialize, which the spec forbids. The step ends on the timer or the
+  // cancel even when the SDK's connect never settles: closing the legacy SSE transport while it waits
+  // for its `endpoint` event leaves that promise pending for good.
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; client.close().catch(() => {}); }, Math.min(timeoutMs, MAX_TIMER_MS));
+  let onAbort: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => { timedOut = true; client.close().catch(() => {}); reject(new StartTimedOut(timeoutMs)); }, Math.min(timeoutMs, MAX_TIMER_MS));
+    onAbort = () => reject(new StartCancelled());
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const connecting = client.connect(wire, { timeout: MAX_TIMER_MS });
+  connecting.catch(() => {});
   try {
-    await client.connect(wire, { timeout: MAX_TIMER_MS });
+    await Promise.race([connecting, ended]);
   } catch (err) {
     if (attempt.cancelled) throw new StartCancelled();
     if (timedOut) throw new StartTimedOut(timeoutMs);
     throw err;
-  } finally { clearTimeout(timer); }
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) attempt.signal.removeEventListener('abort', onAbort);
+  }
   if (attempt.cancelled) throw new StartCancelled();
   if (timedOut) throw new StartTimedOut(timeoutMs);
 }

@@ -4,10 +4,11 @@
  */
 import { StartCancelled, type StartAttempt } from './attempt';
 
-export function waitForSignIn(attempt: StartAttempt, authorization: Promise<unknown>): Promise<void> {
+/** `abandon` gives the authorization up when the attempt is cancelled (the person may never finish). */
+export function waitForSignIn(attempt: StartAttempt, authorization: Promise<unknown>, abandon: () => void = () => {}): Promise<void> {
   attempt.check();
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new StartCancelled());
+    const onAbort = () => { abandon(); reject(new StartCancelled()); };
     attempt.signal.addEventListener('abort', onAbort, { once: true });
     authorization.then(() => resolve(), reject).finally(() => attempt.signal.removeEventListener('abort', onAbort));
   });
