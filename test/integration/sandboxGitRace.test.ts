@@ -15,7 +15,11 @@ import * as vscode from 'vscode';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
 import { declareServers, fixture, nodeServer, waitState, type TestApi } from './mcpHost';
 
-interface GitApi { readonly state: string; readonly repositories: ReadonlyArray<{ readonly rootUri: vscode.Uri }> }
+interface GitApi {
+  readonly state: string;
+  readonly repositories: ReadonlyArray<{ readonly rootUri: vscode.Uri }>;
+  readonly onDidOpenRepository: vscode.Event<{ readonly rootUri: vscode.Uri }>;
+}
 
 describe('sandbox: a repository a sandboxed server makes is gone before the editor\'s Git extension runs it (issue 27.1)', function () {
   this.timeout(180_000);
@@ -31,9 +35,9 @@ describe('sandbox: a repository a sandboxed server makes is gone before the edit
     assert.ok(ext, 'the built-in Git extension is installed');
     const exports = await ext.activate();
     git = await waitFor(() => { try { const g = exports.getAPI(1); return g.state === 'initialized' ? g : undefined; } catch { return undefined; } }, 30_000, 'the Git extension to initialize');
-    api = await declareServers({ open: nodeServer(fixture('escapee')), boxed: { ...nodeServer(fixture('escapee')), sandbox: true } });
+    // Alone: a sandboxed server's guard on the same folder would take the open server's plant for one.
+    api = await declareServers({ open: nodeServer(fixture('escapee')) });
     await waitState(api.host.require('open'), 'running');
-    await waitState(api.host.require('boxed'), 'running', 30_000);
   });
   after(async () => {
     await declareServers(undefined);
@@ -60,14 +64,22 @@ describe('sandbox: a repository a sandboxed server makes is gone before the edit
 
   it('unsandboxed, the Git extension finds the new repository and runs its fsmonitor by itself (the race is real)', async () => {
     const started = Date.now();
-    const { pwned } = await plant('open');
-    await waitFor(() => existsSync(pwned), 60_000, 'the Git extension to run the planted fsmonitor');
+    const opened: string[] = [];
+    const sub = git.onDidOpenRepository(r => opened.push(r.rootUri.fsPath));
+    try {
+      const { pwned } = await plant('open');
+      await waitFor(() => existsSync(pwned), 60_000, 'the Git extension to run the planted fsmonitor').catch(e => {
+        throw new Error(`${(e as Error).message}; opened meanwhile: ${JSON.stringify(opened)}; repositories: ${JSON.stringify(git.repositories.map(r => r.rootUri.fsPath))}`);
+      });
+    } finally { sub.dispose(); }
     raceMs = Date.now() - started;
   });
 
   it('sandboxed, the guard stops the server and moves the .git away before the Git extension runs anything', async () => {
     assert.ok(raceMs > 0, 'the unsandboxed run measured how long the Git extension takes');
+    api = await declareServers({ boxed: { ...nodeServer(fixture('escapee')), sandbox: true } });
     const boxed = api.host.require('boxed');
+    await waitState(boxed, 'running', 30_000);
     const { folder, pwned } = await plant('boxed');
     await waitState(boxed, 'error', 30_000);
     assert.match(boxed.message ?? '', /appeared, which would make Git or the editor run code outside the sandbox\. It was moved to /);
