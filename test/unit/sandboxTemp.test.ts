@@ -55,7 +55,8 @@ describe('sandbox: temp files are each server\'s own (issue 27.2)', function () 
       own, otherServer: await call('b', 'read-file', { path: kept.text.trim() }),
       otherProgram: await call('b', 'read-file', { path: other }), shared: await call('b', 'read-file', { path: shared }),
     };
-    rmSync(shared, { force: true });
+    // Unsandboxed, the fixture's temp file lies in the real /tmp.
+    for (const f of [shared, kept.text.trim()]) rmSync(f, { force: true });
     return result;
   }
 
