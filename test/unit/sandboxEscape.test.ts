@@ -199,9 +199,9 @@ describe('sandbox: naming a root never widens the sandbox (issue 27.3)', functio
     const targets = [path.join(s.home, 'planted.txt'), path.join(bin, 'git'), path.join(s.dir, 'above-home.txt'), path.join(s.storage, 'x.txt')];
     const decl = { sandbox: { filesystem: { allowWrite: ['~', bin, s.storage] } } };
     await withServer(s, decl, [s.home, s.dir, bin], async (call, log) => {
-      // Home is hidden behind an empty in-memory folder: a write there may "succeed" but never reaches the disk.
+      // Home and /tmp (which holds this test's folders) are hidden behind empty in-memory folders: a write
+      // there may "succeed" but never reaches the disk, which is what is checked below.
       for (const t of targets) await call('write-file', { path: t, text: '#!/bin/sh\necho pwned' });
-      assert.equal((await call('write-file', { path: path.join(s.dir, 'above-home.txt'), text: 'x' })).isError, true);
       assert.match(log(), /is left out of the sandbox \(neither readable nor writable\): it is your home folder/);
       assert.match(log(), /it contains your home folder/);
     });

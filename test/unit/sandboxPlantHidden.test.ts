@@ -4,14 +4,18 @@
  * FILE naming a git dir it wrote elsewhere in the root, the files of a bare repository (Git takes a
  * folder holding HEAD, objects and refs as a repository before it looks further up), or the config of
  * a repository nested deeper than the scan. The user's next `git status` there runs its fsmonitor.
+ * And in folders it makes while it runs (issue 27.1 on Linux), which
+ * bubblewrap's mounts, fixed at start, cannot hold: `mkdir x && git init x` at any depth, `.vscode`
+ * and `.envrc` in new folders, a `.git` renamed into place, a repository inside node_modules, a link
+ * into a repository in the server's own data folder.
  * Each test first shows the same server unsandboxed succeeds, so the plant really works.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SandboxPort } from '../../src/core';
+import type { SandboxPort, ServerConnection } from '../../src/core';
 import { createTestHost, fixtureServer, node, repoRoot, text, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -38,30 +42,42 @@ function port(s: Setup): SandboxPort {
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>;
 
-async function withServer(s: Setup, sandbox: boolean, fn: (call: Call) => Promise<void>): Promise<void> {
+async function withServer(s: Setup, sandbox: boolean, fn: (call: Call, conn: ServerConnection) => Promise<void>): Promise<void> {
   const t = createTestHost({ variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: s.home, env: process.env }, sandbox: port(s) });
   t.roots.set(s.root);
   try {
     await t.host.apply({ e: { ...node(fixtureServer('escapee')), ...sandbox ? { sandbox: true } : {} } });
     const c = t.host.require('e');
     await waitForState(c, 'running', 30_000);
-    await fn(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; });
+    await fn(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, c);
   } finally { await t.host.shutdown(); }
 }
 
 const config = (pwned: string, extra = '') => `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${extra}\tfsmonitor = echo planted >> ${pwned}; false\n`;
 
-/** Writes `files` (a name ending in `/` is a folder) and returns what each write answered. */
-async function plant(call: Call, files: Array<[string, string]>): Promise<string[]> {
+/** A file to write (a name ending in `/` is a folder), or a program the server runs. */
+type Step = [string, string] | { run: string[]; cwd: string };
+
+/**
+ * Does `steps` and returns what each answered. A server the sandbox stopped for a plant answers no
+ * more: its remaining steps count as refused.
+ */
+async function plant(call: Call, steps: Step[]): Promise<string[]> {
   const out: string[] = [];
-  for (const [file, body] of files) {
-    const r = file.endsWith('/') ? await call('make-dir', { path: file }) : await call('write-file', { path: file, text: body });
-    out.push(`${file}: ${r.isError ? 'refused' : 'written'}`);
+  for (const step of steps) {
+    const file = Array.isArray(step) ? step[0] : step.run.join(' ');
+    try {
+      const r = !Array.isArray(step) ? await call('run', { command: step.run[0], args: step.run.slice(1), cwd: step.cwd })
+        : file.endsWith('/') ? await call('make-dir', { path: file }) : await call('write-file', { path: file, text: step[1] });
+      out.push(`${file}: ${r.isError ? 'refused' : 'written'}`);
+    } catch (e) {
+      out.push(`${file}: server stopped (${(e as Error).message})`);
+    }
   }
   return out;
 }
 
-const attacks: Array<{ name: string; where: (s: Setup) => string; files: (s: Setup) => Array<[string, string]> }> = [
+const attacks: Array<{ name: string; where: (s: Setup) => string; files: (s: Setup) => Step[] }> = [
   {
     name: 'a .git file in an existing subfolder naming a git dir written elsewhere in the root',
     where: s => path.join(s.root, 'src'),
@@ -99,13 +115,109 @@ describe('sandbox: Git repositories a server makes from files that are not a roo
       assert.ok(existsSync(s.pwned), 'git status ran the planted fsmonitor');
     });
 
-    // Open holes of issue 27 item 1 found by the outside review: skipped with their reason in
-    // test/skipped-tests.json until the sandbox covers them (they fail today: remove the skip to see).
-    it.skip(`sandboxed, ${a.name} runs nothing on the user's next git status`, async () => {
+    it(`sandboxed, ${a.name} runs nothing on the user's next git status`, async () => {
       let answers: string[] = [];
       await withServer(s, true, async call => { answers = await plant(call, a.files(s)); });
       gitQuiet(a.where(s));
       assert.ok(!existsSync(s.pwned), `git status ran what the sandboxed server planted (${answers.join('; ')})`);
     });
   }
+});
+
+const repoIn = (dir: string, pwned: string): Step[] => [
+  [path.join(dir, 'objects') + '/', ''], [path.join(dir, 'refs') + '/', ''],
+  [path.join(dir, 'HEAD'), 'ref: refs/heads/main\n'], [path.join(dir, 'config'), config(pwned)],
+];
+
+/** Plants in folders made while the server runs: what no mount made at its start can hold. */
+const newFolderAttacks: Array<{ name: string; where: (s: Setup) => string; steps: (s: Setup) => Step[]; planted: (s: Setup) => string }> = [
+  {
+    name: '`mkdir x && git init x` three new folders deep, then an fsmonitor in its config',
+    where: s => path.join(s.root, 'n1', 'n2', 'x'),
+    steps: s => [
+      { run: ['mkdir', '-p', 'n1/n2/x'], cwd: s.root }, { run: ['git', 'init', '-q', 'n1/n2/x'], cwd: s.root },
+      [path.join(s.root, 'n1', 'n2', 'x', '.git', 'config'), config(s.pwned)],
+    ],
+    planted: s => path.join(s.root, 'n1', 'n2', 'x', '.git'),
+  },
+  {
+    name: 'a .git file renamed into place in a new folder, naming a git dir the server keeps in its own data folder',
+    where: s => path.join(s.root, 'stage'),
+    steps: s => [{ run: ['sh', '-c', [
+      // Its data folder is writable and outside every root (sandboxed, npm_config_cache lies in it).
+      `d="\${npm_config_cache:-${s.dir}/npm-cache}/evil"`, 'mkdir -p "$d/objects" "$d/refs" stage', 'printf "ref: refs/heads/main\\n" > "$d/HEAD"',
+      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = echo planted >> ${s.pwned}; false\\n' > "$d/config"`,
+      'printf "gitdir: %s\\n" "$d" > stage/pointer', 'mv stage/pointer stage/.git',
+    ].join(' && ')], cwd: s.root }],
+    planted: s => path.join(s.root, 'stage', '.git'),
+  },
+  {
+    name: 'a link in the root to a repository the server makes in its own data folder (Git follows the link)',
+    where: s => path.join(s.root, 'linked'),
+    steps: s => [{ run: ['sh', '-c', [
+      `d="\${npm_config_cache:-${s.dir}/npm-cache}/linked-repo"`, 'mkdir -p "$d"', 'git -c init.defaultBranch=main init -q "$d"',
+      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = echo planted >> ${s.pwned}; false\\n' > "$d/.git/config"`,
+      'ln -s "$d" linked',
+    ].join(' && ')], cwd: s.root }],
+    planted: s => path.join(s.root, 'linked'),
+  },
+  {
+    name: 'a repository inside node_modules (the editor opens it when a file of the package is shown)',
+    where: s => path.join(s.root, 'node_modules', 'pkg'),
+    steps: s => [[path.join(s.root, 'node_modules', 'pkg', 'index.js') , 'module.exports = 1;\n'], ...repoIn(path.join(s.root, 'node_modules', 'pkg', '.git'), s.pwned)],
+    planted: s => path.join(s.root, 'node_modules', 'pkg', '.git'),
+  },
+];
+
+describe('sandbox: plants in folders a server makes while it runs (issue 27.1, Linux: bubblewrap holds what exists at start)', function () {
+  this.timeout(90_000);
+  let s: Setup;
+  beforeEach(() => { s = setup(); });
+  afterEach(() => rmSync(s.dir, { recursive: true, force: true }));
+
+  for (const a of newFolderAttacks) {
+    it(`unsandboxed, ${a.name} makes git status run the planted command (proof it works)`, async () => {
+      await withServer(s, false, async call => { await plant(call, a.steps(s)); });
+      gitQuiet(a.where(s));
+      assert.ok(existsSync(s.pwned), 'git status ran the planted fsmonitor');
+    });
+
+    it(`sandboxed, ${a.name}: the server is stopped, the plant moved to the quarantine, git status runs nothing`, async () => {
+      let answers: string[] = [];
+      let state = '';
+      await withServer(s, true, async (call, conn) => {
+        answers = await plant(call, a.steps(s));
+        await waitForState(conn, 'error', 10_000).catch(() => { /* asserted below, after the harm is checked */ });
+        state = `${conn.state}: ${conn.message ?? ''}`;
+      });
+      gitQuiet(a.where(s));
+      assert.ok(!existsSync(s.pwned), `git status ran what the sandboxed server planted (${answers.join('; ')})`);
+      assert.ok(!existsSync(a.planted(s)), `${a.planted(s)} is still there`);
+      assert.match(state, /^error: /);
+      assert.match(state, /appeared, which would make Git or the editor run code outside the sandbox\. It was moved to /);
+      const movedTo = /moved to (.*?); if you made it yourself/.exec(state)![1];
+      assert.ok(movedTo.startsWith(path.join(s.storage, 'sandbox-quarantine')) && existsSync(movedTo), `kept in the quarantine: ${movedTo}`);
+    });
+  }
+
+  it('sandboxed, .vscode and .envrc in new folders are moved away, while ordinary work in new folders and the user\'s own files stay', async () => {
+    const own = path.join(s.root, 'src', '.vscode', 'settings.json');
+    mkdirSync(path.dirname(own), { recursive: true });
+    writeFileSync(own, '{"editor.tabSize": 2}');
+    const plants = [path.join(s.root, 'pkg', '.vscode', 'tasks.json'), path.join(s.root, 'a', 'b', '.envrc')];
+    for (const planted of plants) {
+      await withServer(s, true, async (call, conn) => {
+        assert.equal((await call('make-dir', { path: path.join(s.root, 'docs', 'guide') })).isError, false);
+        assert.equal((await call('write-file', { path: path.join(s.root, 'docs', 'guide', 'intro.md'), text: 'ordinary work' })).isError, false);
+        assert.equal((await call('write-file', { path: own, text: '{"task.allowAutomaticTasks": "on"}' })).isError, true, 'the user\'s .vscode is read-only');
+        assert.equal(conn.state, 'running', 'ordinary work and refused writes do not stop the server');
+        await plant(call, [[path.dirname(planted) + '/', ''], [planted, 'echo planted']]);
+        await waitForState(conn, 'error', 10_000).catch(() => { /* the files are asserted below */ });
+      });
+      assert.ok(!existsSync(planted), `${planted} is left`);
+    }
+    assert.equal(readFileSync(path.join(s.root, 'docs', 'guide', 'intro.md'), 'utf8'), 'ordinary work');
+    assert.equal(readFileSync(own, 'utf8'), '{"editor.tabSize": 2}');
+    assert.equal(readdirSync(path.join(s.storage, 'sandbox-quarantine')).length, 1, 'one server\'s quarantine');
+  });
 });

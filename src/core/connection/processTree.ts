@@ -62,6 +62,16 @@ export async function finishTree(child: ChildProcess, seen?: readonly SeenProces
   forgetLaunch(child);
 }
 
+/**
+ * SIGKILL everything the child started, but not the child: under srt the sandboxed processes die at
+ * once while srt itself lives on to remove its mount points and exit. Nothing started yet: the child too.
+ */
+export function killDescendants(child: ChildProcess): void {
+  const others = launchMembers(child).filter(pid => pid !== child.pid);
+  if (others.length) for (const pid of others) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  else signalTree(child, 'SIGKILL', []);
+}
+
 /** SIGTERM the tree, then SIGKILL after `graceMs` unless the group leader exited. Resolves when the leader is gone. */
 export async function terminateTree(child: ChildProcess, graceMs = 2000, seen?: readonly SeenProcess[]): Promise<void> {
   const exited = new Promise<void>(resolve => {

@@ -16,7 +16,7 @@ import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets
 import { describeExit, describeNetworkError, errorText } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { StdioTransport } from './stdioTransport';
-import { rootPaths } from '../sandbox';
+import { describePlant, rootPaths } from '../sandbox';
 import type { RequestTarget, ResultSchema } from './requestPath';
 import { listPage } from './catalogRequests';
 import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
@@ -316,6 +316,7 @@ export class ServerConnection extends ConnectionRequests {
         if (started) this.logger.info(`Took over the process started while MCP Host was loading (pid ${started.child.pid})`);
         return started;
       },
+      onPlant: p => { void this.end(() => this.fail(describePlant(p))); },
       onRefusedRequest: (method, reason) => reportRefusal({ logger: this.logger, reported: this.refusalsReported, ports: this.options.ports, ref: this.ref, secrets: this.secrets }, method, reason),
     };
   }

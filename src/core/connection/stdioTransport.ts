@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { finishTree, killTree, snapshotTree, terminateTree } from './processTree';
+import { finishTree, killDescendants, killTree, snapshotTree, terminateTree } from './processTree';
 import { cutMarker } from '../budgets/truncate';
 import { defaultServerLimits, LineSplitter, oversizedReply, type OversizedLine, type ServerLimits } from '../budgets';
 import { describeSpawnError, spawnStdio, type StdioLaunch } from './stdioSpawn';
@@ -18,6 +18,15 @@ export { LaunchError, type StdioLaunch } from './stdioSpawn';
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; }
 
 const GROUP_GRACE_MS = 2000;
+
+/**
+ * Runs beside the process (the sandbox's plant guard): made right before the spawn, told how to kill
+ * what the process started, finished once the process has exited — before the transport reports it.
+ */
+export interface ProcessWarden {
+  attach(kill: () => void): void;
+  finish(): unknown;
+}
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -33,6 +42,7 @@ export class StdioTransport implements Transport {
 
   private child?: ChildProcess;
   private closing = false;
+  private finishWarden: () => void = () => {};
   /** Resolves at the next 'drain' of the server's stdin, while a write waits for one. */
   private drained?: Promise<void>;
   exitInfo?: ExitInfo;
@@ -45,6 +55,7 @@ export class StdioTransport implements Transport {
     private readonly launch: StdioLaunch,
     private readonly limits: Pick<ServerLimits, 'maxMessageBytes' | 'maxLogLineBytes'> = defaultServerLimits,
     private readonly adopt?: () => StartedProcess | undefined,
+    private readonly warden?: () => ProcessWarden,
   ) {}
 
   get pid(): number | undefined { return this.child?.pid; }
@@ -53,17 +64,23 @@ export class StdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       let started: StartedProcess | undefined;
+      let warden: ProcessWarden | undefined;
       try {
+        warden = this.warden?.();
         started = this.adopt?.();
         child = started?.child ?? spawnStdio(this.launch);
+        warden?.attach(() => killDescendants(child));
       } catch (e) {
+        warden?.finish();
         const err = e instanceof Error ? e : new Error(String(e));
         reject(err);
         this.onerror?.(err);
         return;
       }
       this.child = child;
+      this.finishWarden = () => { warden?.finish(); };
       child.once('error', err => {
+        if (child.pid === undefined) this.finishWarden();
         const e = describeSpawnError(err as NodeJS.ErrnoException, this.launch);
         reject(e);
         this.onerror?.(e);
@@ -79,6 +96,7 @@ export class StdioTransport implements Transport {
       child.once('close', (code, signal) => {
         this.exitInfo = { code, signal };
         this.child = undefined;
+        this.finishWarden();
         this.onclose?.();
       });
       child.stdin!.on('error', err => { if (!this.closing) this.onerror?.(err); });
@@ -134,6 +152,7 @@ export class StdioTransport implements Transport {
     try { child.stdin?.end(); } catch { /* already closed */ }
     const exited = await waitExit(child, 500);
     await terminateTree(child, exited ? 0 : 2000, seen);
+    this.finishWarden();
   }
 }
 

@@ -4,7 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { ResolvedLaunch } from '../config/types';
 import { redact, type Logger } from '../logger';
-import { StdioTransport, type StdioLaunch } from './stdioTransport';
+import { StdioTransport, type ProcessWarden, type StdioLaunch } from './stdioTransport';
 import type { StartedProcess } from './earlyProcesses';
 import { defaultServerLimits, limitedFetch, type ServerLimits } from '../budgets';
 import { describeOversized } from '../budgets/oversized';
@@ -13,9 +13,9 @@ import { describeOversized } from '../budgets/oversized';
  * `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited).
  * `adopt` hands over a process already started for this launch (see StdioTransport).
  */
-export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[], limits: ServerLimits = defaultServerLimits, adopt?: (launch: StdioLaunch) => StartedProcess | undefined): StdioTransport {
+export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'stdio' }>, logger: Logger, secrets: readonly string[], limits: ServerLimits = defaultServerLimits, adopt?: (launch: StdioLaunch) => StartedProcess | undefined, warden?: () => ProcessWarden): StdioTransport {
   const stdio: StdioLaunch = { command: launch.command, args: launch.args, env: { ...launch.env }, cwd: launch.cwd };
-  const t = new StdioTransport(stdio, limits, adopt && (() => adopt(stdio)));
+  const t = new StdioTransport(stdio, limits, adopt && (() => adopt(stdio)), warden);
   // stderr is the server's own log output, not an error (many servers log everything there).
   t.onstderr = line => logger.info(`[stderr] ${redact(line, secrets)}`);
   t.onnoise = line => logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${redact(line.length > 500 ? line.slice(0, 500) + '…' : line, secrets)}`);

@@ -3,11 +3,14 @@
  * <command> <args…>`. stdio passes through srt untouched; srt exits with the server, and bubblewrap
  * (`--die-with-parent`) takes the server down when srt is killed, so stopping still ends the tree.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
+import { PlantGuard } from './plantGuard';
+import { SandboxRun } from './run';
 import { runtimeFolders } from './reads';
 import { buildRules, rootPaths } from './rules';
 import { checkSandboxSupport, SandboxUnavailableError } from './support';
@@ -30,6 +33,8 @@ export interface SandboxedLaunch {
   readonly launch: StdioLaunch;
   /** The root folders the rules were written for; undefined when the server runs unsandboxed. */
   readonly roots?: readonly string[];
+  /** Made right before the spawn, finished after the exit: the server's temp folder and, on Linux, the plant guard (run.ts). */
+  readonly run?: () => SandboxRun;
 }
 
 /** Whether the declaration or the embedder's setting asks for a sandbox. */
@@ -58,6 +63,8 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const id = storageName(name);
   const dataDir = path.join(port.storageDir, 'sandbox-data', id);
   const rulesFile = path.join(port.storageDir, 'sandbox-rules', `${id}.json`);
+  // Short: srt's bridge sockets live in it, and a socket's path may not exceed 107 bytes.
+  const tempDir = path.join(os.tmpdir(), `mcp-host-${randomBytes(6).toString('hex')}`);
   const roots = rootPaths(req.roots);
   const writable = roots.filter(r => port.mayWrite?.(name, r) ?? true);
   const readOnly = roots.filter(r => !writable.includes(r));
@@ -69,7 +76,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const withheldEnv = Object.keys(port.runtimeEnv ?? {}).filter(k => !(k in launch.env));
   const rules = buildRules({
     declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
-    protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
+    tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
     runtimeFolders: [...runtimeFolders(launch.command, pathEnv, req.userHome), srtPackage], withheldEnv, platform: req.platform,
     onRefused: (folder, why) => req.logger.warn(`Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),
   });
@@ -78,10 +85,18 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   await writeFile(rulesFile, JSON.stringify(rules, null, 2), { mode: 0o600 });
   req.logger.info(`Sandboxed: writes only to ${rules.filesystem.allowWrite.join(', ')}; network only to ${rules.network.allowedDomains.join(', ') || 'nothing'} (rules: ${rulesFile})`);
   // Package managers write caches under the home folder, which is read-only here: give them the data folder.
-  const env: Record<string, string> = { npm_config_cache: path.join(dataDir, 'npm-cache'), XDG_CACHE_HOME: path.join(dataDir, 'cache'), ...launch.env, ...port.runtimeEnv };
+  // The temp folder wins over the declaration's: any other is unreadable in the sandbox. CLAUDE_CODE_TMPDIR is srt's name for it.
+  const temp = { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
+  const env: Record<string, string> = { npm_config_cache: path.join(dataDir, 'npm-cache'), XDG_CACHE_HOME: path.join(dataDir, 'cache'), ...launch.env, ...temp, ...port.runtimeEnv };
+  // bubblewrap's mounts are fixed at start; sandbox-exec matches the plantable names by pattern (plantable.ts).
+  const guarded = rules.filesystem.allowWrite.filter(w => w !== dataDir && w !== tempDir);
+  const guard = (req.platform ?? process.platform) === 'linux' && guarded.length ? () => new PlantGuard({
+    roots: guarded, held: rules.filesystem.denyWrite, unwatched: [dataDir, tempDir],
+    quarantineDir: path.join(port.storageDir, 'sandbox-quarantine', id, new Date().toISOString().replace(/[:.]/g, '-')),
+  }) : undefined;
   return {
     launch: { type: 'stdio', command: port.runtime, args: [port.cli, '--settings', rulesFile, '--', launch.command, ...launch.args], env, cwd: launch.cwd },
-    roots,
+    roots, run: () => SandboxRun.start(tempDir, guard),
   };
 }
 

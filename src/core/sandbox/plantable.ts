@@ -25,48 +25,67 @@ export const PLANTABLE_NAMES: readonly string[] = [
   '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.ripgreprc',
 ];
 
-/** How deep below a writable folder existing plantable files are looked for (srt's own default is 3). */
-export const SCAN_DEPTH = 3;
+/** Git's own names that a planted repository needs (is_git_directory: HEAD, with refs and objects or a commondir). */
+const GIT_DIR_SHAPE = ['HEAD', 'refs', 'objects', 'commondir'];
+
+/** More folders than this in one root and it is not scanned (nor guarded): the start fails, saying so. */
+export const MAX_SCANNED_FOLDERS = 100_000;
+
+/** Whether Git would take `dir` itself for a repository (a bare one, or the git dir a `.git` file names). */
+export function isGitDir(dir: string): boolean {
+  return exists(path.join(dir, 'HEAD')) && (exists(path.join(dir, 'commondir')) || (exists(path.join(dir, 'objects')) && exists(path.join(dir, 'refs'))));
+}
+
+/** A name whose appearance can complete a Git directory around it. */
+export function completesGitDir(name: string): boolean {
+  return GIT_DIR_SHAPE.includes(name);
+}
+
+/** Whether `name` is plantable where it lies: in `node_modules` only Git's names count (packages ship the rest). */
+export function isPlantableName(name: string, inNodeModules: boolean): boolean {
+  const lower = name.toLowerCase();
+  return inNodeModules ? lower === '.git' : PLANTABLE_NAMES_LOWER.has(lower);
+}
+
+const PLANTABLE_NAMES_LOWER = new Set(PLANTABLE_NAMES.map(n => n.toLowerCase()));
 
 /**
  * The paths to deny writing for one writable folder: each plantable name directly inside it (an
  * absent one is held by an empty read-only placeholder while the server runs, so it cannot be
- * created), the plantable files and folders that already exist below it down to {@link SCAN_DEPTH},
- * each plantable name in a nested repository found there, and on macOS patterns that also cover
- * folders made later. On Linux a folder made while the server runs is not covered (bubblewrap can
- * only hold paths that exist or are named when it starts): see SECURITY.md.
+ * created), every plantable file and folder that already exists below it at any depth, each
+ * plantable name in a nested repository found there, and every folder Git takes for a repository
+ * by itself (a bare one). On macOS, patterns also cover folders made later; on Linux, what appears
+ * while the server runs is the plant guard's (plantGuard.ts, SECURITY.md §9).
  */
 export function plantableIn(folder: string, platform: NodeJS.Platform): string[] {
   // An absent .git is held as an empty folder (a name inside it is denied), not an empty file: Git skips
   // an empty .git folder but stops at an empty .git file, which would break a folder inside a repository.
   const held = (n: string) => n === '.git' && !exists(path.join(folder, n)) ? path.join(folder, n, 'HEAD') : path.join(folder, n);
   const out = PLANTABLE_NAMES.map(held);
-  const names = new Set(PLANTABLE_NAMES.map(n => n.toLowerCase()));
-  const walk = (dir: string, depth: number) => {
+  let folders = 0;
+  const walk = (dir: string, inNodeModules: boolean) => {
+    if (++folders > MAX_SCANNED_FOLDERS) throw new Error(`${folder} holds more than ${MAX_SCANNED_FOLDERS} folders: too many to guard against files that make Git or the editor run code. Give the server a smaller folder as its root.`);
     let entries;
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    if (dir !== folder && isGitDir(dir)) { out.push(dir); return; }
     for (const e of entries) {
       const full = path.join(dir, e.name);
-      if (names.has(e.name.toLowerCase())) {
+      if (isPlantableName(e.name, inNodeModules)) {
         out.push(full);
         // A nested repository is a folder Git and the editor open by themselves: guarded like a root.
-        if (e.name.toLowerCase() === '.git') out.push(...PLANTABLE_NAMES.map(n => path.join(dir, n)));
+        if (e.name.toLowerCase() === '.git' && !inNodeModules) out.push(...PLANTABLE_NAMES.map(n => path.join(dir, n)));
         continue;
       }
-      // A link is not followed: what it leads to is judged where it lies (srt binds by real path).
-      if (e.isDirectory() && e.name !== 'node_modules' && depth < SCAN_DEPTH && !isLink(full)) walk(full, depth + 1);
+      // A link is not followed (a Dirent of a link is no directory): what it leads to is judged where it lies.
+      if (e.isDirectory()) walk(full, inNodeModules || e.name === 'node_modules');
     }
   };
-  walk(folder, 0);
+  walk(folder, false);
   // sandbox-exec matches patterns, so new folders are covered too; srt drops write patterns on Linux.
   if (platform === 'darwin') for (const n of PLANTABLE_NAMES) out.push(path.join(folder, '**', n), path.join(folder, '**', n, '**'));
   return [...new Set(out)];
 }
 
-function exists(p: string): boolean {
+export function exists(p: string): boolean {
   try { lstatSync(p); return true; } catch { return false; }
-}
-
-function isLink(p: string): boolean {
-  try { return lstatSync(p).isSymbolicLink(); } catch { return true; }
 }

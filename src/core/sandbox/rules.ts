@@ -5,6 +5,7 @@
  * data folder and the toolchains it runs on (see reads.ts), and reach only the hosts its
  * declaration names, on port 443 unless it names another.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SandboxDeclaration } from '../config/types';
@@ -34,6 +35,8 @@ export interface RulesInput {
   readonly readRoots?: readonly string[];
   /** The server's own data folder: readable and writable even inside `protectedPaths`. */
   readonly dataDir: string;
+  /** The server's own temp folder (its TMPDIR): the only one it reads or writes. */
+  readonly tempDir?: string;
   readonly protectedPaths: readonly string[];
   readonly defaultAllowedDomains: readonly string[];
   /** Folders under home the server's command runs from (see `runtimeFolders`). */
@@ -61,13 +64,14 @@ export function buildRules(input: RulesInput): SrtSettings {
     .filter(p => !writable.includes(p));
   const toolchains = [...TOOLCHAIN_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.runtimeFolders ?? []].filter(p => !refusedFolder(p, limits, 'read'));
   const platform = input.platform ?? process.platform;
+  const own = [input.dataDir, ...input.tempDir ? [input.tempDir] : []];
   return {
     filesystem: {
-      denyRead: uniq([input.userHome, ...SECRET_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.protectedPaths, ...d?.filesystem.denyRead ?? []]),
-      // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder).
-      allowRead: uniq([...writable, ...readable, ...toolchains, input.dataDir]),
-      allowWrite: uniq([...writable, input.dataDir]),
-      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...d?.filesystem.denyWrite ?? []]),
+      denyRead: uniq([input.userHome, ...SECRET_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.protectedPaths, ...tempFolders(platform), ...d?.filesystem.denyRead ?? []]),
+      // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder, /tmp).
+      allowRead: uniq([...writable, ...readable, ...toolchains, ...own]),
+      allowWrite: uniq([...writable, ...own]),
+      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
     },
     network: {
       allowedDomains: (d?.network.allowedDomains ?? input.defaultAllowedDomains).map(httpsOnly),
@@ -76,6 +80,20 @@ export function buildRules(input: RulesInput): SrtSettings {
     ...(input.withheldEnv?.length ? { credentials: { envVars: input.withheldEnv.map(name => ({ name, mode: 'deny' as const })) } } : {}),
     ...(input.ripgrep ? { ripgrep: { command: input.ripgrep } } : {}),
   };
+}
+
+/**
+ * srt's own temp folder, bound writable into every sandbox it makes (it cannot be hidden): read-only
+ * here, so that sandboxed servers cannot pass files to each other through it.
+ */
+const SHARED_TEMP: Partial<Record<NodeJS.Platform, string[]>> = { linux: ['/tmp/claude'], darwin: ['/tmp/claude', '/private/tmp/claude'] };
+
+/**
+ * Where programs keep temp files, read-denied as a whole (each server has its own temp folder).
+ * Linux only, where it is tested; on macOS the server still gets a temp folder of its own.
+ */
+function tempFolders(platform: NodeJS.Platform): string[] {
+  return platform === 'linux' ? [...new Set(['/tmp', '/var/tmp', os.tmpdir()])] : [];
 }
 
 /** A host without a port may be reached on 443 only: a registry needs HTTPS, nothing else. */

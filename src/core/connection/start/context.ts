@@ -7,6 +7,8 @@ import type { HostPorts } from '../../ports';
 import type { ServerBudget } from '../../budgets';
 import type { AuthorizationError, InsufficientScopeError, OAuthSession, SignInRequiredError } from '../../auth';
 import type { InspectorPick } from '../../dev/inspector';
+import type { Plant } from '../../sandbox/plantGuard';
+import type { SandboxRun } from '../../sandbox/run';
 import type { ResponseCache } from '../responseCache';
 import type { StartedProcess } from '../earlyProcesses';
 import type { StdioLaunch } from '../stdioTransport';
@@ -33,6 +35,8 @@ export interface StartContext {
   oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined;
   takeEarlyProcess(launch: StdioLaunch): StartedProcess | undefined;
   onRefusedRequest(method: string, reason: string): void;
+  /** The sandbox's plant guard found (and moved) a file that would run code outside it: stop for good. */
+  onPlant(plant: Plant): void;
 }
 
 /** The launch after resolving variables and wrapping it for the sandbox and the inspector. */
@@ -42,6 +46,7 @@ export interface PreparedLaunch {
   readonly inspectorPick?: InspectorPick;
   /** The roots the sandbox's rules were written for; undefined unsandboxed. */
   readonly sandboxRoots?: readonly string[];
+  readonly sandboxRun?: () => SandboxRun;
 }
 
 export type AuthFailure = SignInRequiredError | AuthorizationError | InsufficientScopeError;

@@ -28,8 +28,13 @@ export interface OpenedTransport {
 
 export function openTransport(ctx: StartContext, prepared: PreparedLaunch, kind: TransportType, session: OAuthSession | undefined): OpenedTransport {
   const { launch } = prepared;
+  const sandboxRun = prepared.sandboxRun && (() => {
+    const run = prepared.sandboxRun!();
+    run.onPlant(p => ctx.onPlant(p));
+    return run;
+  });
   const inner: Transport = launch.type === 'stdio'
-    ? createStdioTransport(launch, ctx.budget.serverLog, ctx.secrets(), ctx.budget.limits, stdioLaunch => ctx.takeEarlyProcess(stdioLaunch))
+    ? createStdioTransport(launch, ctx.budget.serverLog, ctx.secrets(), ctx.budget.limits, stdioLaunch => ctx.takeEarlyProcess(stdioLaunch), sandboxRun)
     : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, ctx.budget.limits);
   const inspector = inner instanceof StdioTransport && prepared.inspectorPick ? listenForInspector(inner, prepared.inspectorPick) : undefined;
   const transport = new TracingTransport(inner, ctx.logger, () => ctx.secrets());

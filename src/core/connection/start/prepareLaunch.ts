@@ -19,6 +19,7 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     let launch = resolved.launch;
     let inspectorPick: InspectorPick | undefined;
     let sandboxRoots: readonly string[] | undefined;
+    let sandboxRun: PreparedLaunch['sandboxRun'];
     if (launch.type === 'stdio' && decl.type === 'stdio') {
       if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
       const boxed = await sandboxLaunch({
@@ -28,8 +29,9 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
       attempt.check();
       launch = boxed.launch;
       sandboxRoots = boxed.roots;
+      sandboxRun = boxed.run;
     }
-    return { launch, secrets: resolved.secrets, inspectorPick, sandboxRoots };
+    return { launch, secrets: resolved.secrets, inspectorPick, sandboxRoots, sandboxRun };
   } catch (e) {
     if (attempt.cancelled) return { kind: 'cancelled' };
     if (e instanceof SandboxUnavailableError) return { kind: 'failed', message: e.message };
