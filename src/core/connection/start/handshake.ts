@@ -18,12 +18,15 @@ export class StartTimedOut extends Error {
  * Connects `client` over `wire`. Rejects with {@link StartTimedOut} after `timeoutMs`, with
  * {@link StartCancelled} when the attempt is cancelled, else with the SDK's error. The client stays
  * owned by the attempt: the caller releases it once the connection has taken it over, or closes it.
+ * `close` ends the client and its transport: what the timeout calls.
  */
-export async function handshake(attempt: StartAttempt, client: Client, wire: Transport, timeoutMs: number): Promise<void> {
+export async function handshake(attempt: StartAttempt, client: Client, wire: Transport, timeoutMs: number, close: () => Promise<void>): Promise<void> {
   // We time the start ourselves and close on expiry: the SDK's timeout would send
-  // notifications/cancelled for initialize, which the spec forbids.
+  // notifications/cancelled for initialize, which the spec forbids. The transport is closed too:
+  // during the `server/discover` probe the client does not hold it yet, so its close alone reaches
+  // nothing (a pinned 2026 start then waited forever, with its process running).
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; client.close().catch(() => {}); }, Math.min(timeoutMs, MAX_TIMER_MS));
+  const timer = setTimeout(() => { timedOut = true; close().catch(() => {}); }, Math.min(timeoutMs, MAX_TIMER_MS));
   try {
     await client.connect(wire, { timeout: MAX_TIMER_MS });
   } catch (err) {
