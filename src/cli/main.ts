@@ -10,14 +10,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Emitter, LogLevel, McpHost, referencedInputs } from '../core';
+import { Emitter, LogLevel, McpHost, referencedInputs, type VariableContext } from '../core';
 import * as commands from './commands';
 import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
 import { createInputResolver, terminalPrompt } from './inputs';
 import { Output, type Writable } from './output';
 import { failureText, StderrTails } from './stderrTail';
-import { askTrust, consentToRun, describeLaunch, TrustStore } from './trust';
+import { askTrust, consentToRun, describeLaunch, TrustStore, trustKeys } from './trust';
 
 const USAGE = `Usage: mcp-host [options] <command>
 
@@ -115,7 +115,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
-  if (command === 'trust') return trustWorkspace(loaded.servers, workspace, opts.config?.length ? opts.config : undefined, out);
+  if (command === 'trust') return await trustWorkspace(loaded.servers, workspace, opts.config?.length ? opts.config : undefined, out);
 
   // call/read/prompt start only the server they talk to.
   const target = command === 'list' || command === 'check' ? undefined : rest[0];
@@ -128,7 +128,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   if (!opts.config?.length) {
     const interactive = process.stdin.isTTY && process.stderr.isTTY;
     const run = await consentToRun({
-      folder: fs.realpathSync(workspace), servers: raw, store: TrustStore.load(), yes: !!opts.yes,
+      folder: fs.realpathSync(workspace), servers: raw, store: TrustStore.load(), yes: !!opts.yes, variables: cliVariables(workspace),
       ask: interactive ? q => askTrust(process.stdin, process.stderr, q) : undefined,
       say: line => out.error(line),
     }, message => new UsageError(message));
@@ -146,7 +146,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     ...(opts.verbose ? { logger: out.logger('mcp-host', LogLevel.Debug) } : {}),
     ports: {
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
-      variables: { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: r => resolver.resolve(r) },
+      variables: { ...cliVariables(workspace), resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
       createLogger: name => tails.wrap(name, out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
     },
@@ -179,13 +179,18 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   }
 }
 
-/** `trust`: records the workspace's current declarations as trusted, after showing them. */
-function trustWorkspace(servers: Readonly<Record<string, unknown>>, workspace: string, configs: readonly string[] | undefined, out: Output): number {
+/** The CLI's one workspace folder, trusted: the user chose to run its servers (after consent for a workspace's own files). */
+function cliVariables(workspace: string): VariableContext {
+  return { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env };
+}
+
+/** `trust`: records the workspace's current declarations (and env files) as trusted, after showing them. */
+async function trustWorkspace(servers: Readonly<Record<string, unknown>>, workspace: string, configs: readonly string[] | undefined, out: Output): Promise<number> {
   if (configs) throw new UsageError('trust is for a workspace\'s own .vscode files; files named with --config run without asking');
   const store = TrustStore.load();
   const folder = fs.realpathSync(workspace);
   for (const [name, decl] of Object.entries(servers)) out.line(describeLaunch(name, decl));
-  store.trust(folder, servers);
+  store.trust(folder, await trustKeys(folder, servers, cliVariables(workspace)));
   out.line(`trusted ${Object.keys(servers).length} server(s) of ${folder} as declared now (kept in ${store.file})`);
   return 0;
 }

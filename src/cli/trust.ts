@@ -2,15 +2,15 @@
  * A workspace's declarations are the cloned repository's: running them runs its commands as the user,
  * with the user's environment. The CLI shows each command line or URL and runs them only when the user
  * says so: in a terminal by answering, elsewhere with `--yes` (this run) or because the folder's
- * servers are in the trusted-folders file. That file records each server's declaration by a hash, so
- * a changed or added declaration (a `git pull`) is asked about again.
+ * servers are in the trusted-folders file. That file records each server by a hash of what it runs
+ * ({@link trustKey}), so a changed or added declaration or env file (a `git pull`) is asked about again.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { parseJsonc } from '../core';
+import { canonicalJson, envFileContent, parseJsonc, programIdentity, type VariableContext } from '../core';
 import { shellWord } from './visible';
 
 /** Where the CLI keeps its own settings: the platform's per-user configuration folder. */
@@ -22,14 +22,24 @@ export function configDir(env: Readonly<Record<string, string | undefined>> = pr
 
 export const trustFile = () => path.join(configDir(), 'trusted-folders.json');
 
-/** Keys sorted at every level, so the same declaration always hashes the same. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map(k => [k, canonical((value as Record<string, unknown>)[k])]));
-  return value;
+/**
+ * What the trusted-folders file records of a server: the program identity the editor's approvals are
+ * bound to (core programIdentity, the env file's text included: a `git pull` that only changes `.env`
+ * changes what runs), and the whole declaration besides, since the CLI shows and runs all of it
+ * (headers carrying the user's variables, `sandbox`, `roots`). Only the hash is kept.
+ */
+export async function trustKey(folder: string, declaration: unknown, variables: VariableContext): Promise<string> {
+  const program = programIdentity(declaration, { scope: 'workspace', workspace: folder }, { envFileText: await envFileContent(declaration, variables) });
+  return `sha256:${createHash('sha256').update(canonicalJson({ program: program?.id, declaration })).digest('hex')}`;
 }
 
-export const fingerprint = (declaration: unknown) => `sha256:${createHash('sha256').update(JSON.stringify(canonical(declaration)) ?? 'undefined').digest('hex')}`;
+/** {@link trustKey} of each server. */
+export async function trustKeys(folder: string, servers: Readonly<Record<string, unknown>>, variables: VariableContext): Promise<Record<string, string>> {
+  const keys: Record<string, string> = {};
+  // defineProperty: a server named `__proto__` is keyed like any other name.
+  for (const [name, decl] of Object.entries(servers)) Object.defineProperty(keys, name, { value: await trustKey(folder, decl, variables), enumerable: true, writable: true, configurable: true });
+  return keys;
+}
 
 interface TrustData { folders: Record<string, { servers: Record<string, string> }> }
 
@@ -48,18 +58,18 @@ export class TrustStore {
     return new TrustStore(file, v as TrustData);
   }
 
-  /** The servers (by name) whose declaration in `folder` is not the one recorded. */
-  untrusted(folder: string, servers: Readonly<Record<string, unknown>>): string[] {
+  /** The servers (by name) whose {@link trustKey} in `folder` is not the one recorded. */
+  untrusted(folder: string, keys: Readonly<Record<string, string>>): string[] {
     const known = Object.hasOwn(this.data.folders, folder) ? this.data.folders[folder].servers ?? {} : {};
-    return Object.keys(servers).filter(name => !Object.hasOwn(known, name) || known[name] !== fingerprint(servers[name]));
+    return Object.keys(keys).filter(name => !Object.hasOwn(known, name) || known[name] !== keys[name]);
   }
 
-  /** Records these declarations of `folder` (others of the folder stay recorded). */
-  trust(folder: string, servers: Readonly<Record<string, unknown>>): void {
+  /** Records these servers of `folder` by their {@link trustKey} (others of the folder stay recorded). */
+  trust(folder: string, keys: Readonly<Record<string, string>>): void {
     if (this.problem) throw new Error(this.problem);
     const entry = Object.hasOwn(this.data.folders, folder) ? this.data.folders[folder] : (this.data.folders[folder] = { servers: {} });
     // defineProperty: a server named `__proto__` is recorded like any other name.
-    for (const [name, decl] of Object.entries(servers)) Object.defineProperty(entry.servers, name, { value: fingerprint(decl), enumerable: true, writable: true, configurable: true });
+    for (const [name, key] of Object.entries(keys)) Object.defineProperty(entry.servers, name, { value: key, enumerable: true, writable: true, configurable: true });
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
@@ -122,6 +132,8 @@ export interface RunConsent {
   /** The declarations this run would start. */
   readonly servers: Readonly<Record<string, unknown>>;
   readonly store: TrustStore;
+  /** How the run resolves variables: where the env files are read from. */
+  readonly variables: VariableContext;
   /** `--yes`: run them this once without asking. */
   readonly yes: boolean;
   /** A terminal to ask in; undefined when there is none. */
@@ -138,7 +150,8 @@ export interface RunConsent {
 export async function consentToRun(c: RunConsent, refuse: (message: string) => Error): Promise<boolean> {
   const enabled = Object.fromEntries(Object.entries(c.servers).filter(([, d]) => !(d && typeof d === 'object' && (d as { disabled?: unknown }).disabled === true)));
   if (c.store.problem) c.say(`warning: ${c.store.problem}`);
-  const pending = c.store.untrusted(c.folder, enabled);
+  const keys = await trustKeys(c.folder, enabled, c.variables);
+  const pending = c.store.untrusted(c.folder, keys);
   if (!pending.length) return true;
   c.say(`${c.folder} declares ${pending.length === 1 ? 'a server' : 'servers'} that would run as you, with your environment:`);
   for (const name of pending) c.say(`  ${describeLaunch(name, enabled[name])}`);
@@ -147,7 +160,7 @@ export async function consentToRun(c: RunConsent, refuse: (message: string) => E
     throw refuse(`not run: this folder's servers are not trusted. Check the lines above, then run again with --yes (this once) or run "mcp-host trust" in the folder (kept in ${c.store.file})`);
   }
   const answer = await c.ask(`mcp-host: run ${pending.length === 1 ? 'it' : 'them'}? [y] this once, [a] always (kept in ${c.store.file}), [N] no: `);
-  if (answer === 'always') c.store.trust(c.folder, Object.fromEntries(pending.map(n => [n, enabled[n]])));
+  if (answer === 'always') c.store.trust(c.folder, Object.fromEntries(pending.map(n => [n, keys[n]])));
   if (answer === 'no') c.say('not run');
   return answer !== 'no';
 }

@@ -5,6 +5,7 @@ export * from './ports';
 export * from './config/types';
 export { parseServers, declarationKey } from './config/parse';
 export { resolveDeclaration } from './config/resolve';
+export { envFileContent } from './config/envFileContent';
 export { WorkspaceTrustRequiredError, type TrustRequirement } from './config/trust';
 export { resolveDeclaredRoots, mergeRoots, type DeclaredRoots } from './config/declaredRoots';
 export { effectiveSetting, SETTINGS_POLICY, type SettingLayers, type WorkspaceRule } from './config/settingsPolicy';

@@ -221,4 +221,36 @@ describe('mcp-host CLI in a cloned repository (untrusted until the user says so)
       assert.match(r.stdout + r.stderr, /http:\/\/\[REDACTED\]@127\.0\.0\.1:9\/mcp/);
     }
   });
+  it('attacker: a trusted folder whose envFile changes (NODE_OPTIONS=--require) is asked about again, and nothing runs', async () => {
+    const repo = clonedRepository();
+    const file = path.join(repo.dir, '.vscode', 'mcp.json');
+    const decl = JSON.parse(fs.readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+    decl.servers['build-helper'].envFile = '${workspaceFolder}/.env';
+    fs.writeFileSync(file, JSON.stringify(decl));
+    fs.writeFileSync(path.join(repo.dir, '.env'), 'LOG_LEVEL=info\n');
+    const trust = await runCli(['trust'], repo.dir);
+    assert.equal(trust.code, 0, trust.stderr);
+    const trusted = await runCli(['list'], repo.dir);
+    assert.equal(trusted.code, 0, `trusted as it was: runs without asking (${trusted.stderr})`);
+    assert.ok(fs.existsSync(repo.ran));
+    fs.rmSync(repo.ran);
+
+    // A `git pull` that changes only the env file: the declaration reads the same, what runs does not.
+    const evil = path.join(repo.dir, 'evil.js');
+    const planted = path.join(repo.dir, 'planted');
+    fs.writeFileSync(evil, `require('fs').writeFileSync(${JSON.stringify(planted)}, 'ran')`);
+    fs.writeFileSync(path.join(repo.dir, '.env'), `LOG_LEVEL=info\nNODE_OPTIONS=--require ${evil}\n`);
+    const pulled = await runCli(['list'], repo.dir);
+    assert.equal(pulled.code, 2, pulled.stderr);
+    assert.match(pulled.stderr, /build-helper: runs .*envFile/);
+    assert.match(pulled.stderr, /not run: this folder's servers are not trusted/);
+    assert.ok(!fs.existsSync(planted), 'the env file\'s NODE_OPTIONS ran');
+    assert.ok(!fs.existsSync(repo.ran), 'the server ran');
+
+    // A missing env file is a change too (what it held is gone), and reads the same again once restored.
+    fs.rmSync(path.join(repo.dir, '.env'));
+    assert.equal((await runCli(['list'], repo.dir)).code, 2);
+    fs.writeFileSync(path.join(repo.dir, '.env'), 'LOG_LEVEL=info\n');
+    assert.equal((await runCli(['list'], repo.dir)).code, 0);
+  });
 });

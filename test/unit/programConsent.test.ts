@@ -174,6 +174,16 @@ describe('program identity of a declaration', () => {
     assert.equal(programIdentity('not a declaration', { scope: 'user' }), undefined);
   });
 
+  it('changes with what the env file holds, when the caller read it; a declaration without one has no such input', () => {
+    const withFile = { ...local, envFile: '.env' };
+    const read = (text: string) => programIdentity(withFile, { scope: 'workspace', workspace: 'file:///w' }, { envFileText: text })!.id;
+    assert.notEqual(read('text: A=1\n'), read('text: A=1\nNODE_OPTIONS=--require ./evil.js\n'));
+    assert.notEqual(read('text: A=1\n'), read('unreadable: ENOENT'));
+    assert.equal(read('text: A=1\n'), read('text: A=1\n'));
+    assert.equal(programIdentity(local, { scope: 'user' }, { envFileText: 'text: x' })!.id, id(local), 'no envFile declared: nothing read counts');
+    assert.equal(programIdentity({ ...local, envFile: '/abs/.env' }, { scope: 'user' }, { envFileText: 'text: ${workspaceFolder}' })!.workspace, undefined, 'the file\'s text binds no workspace');
+  });
+
   it('holds no secret in plain form', () => {
     for (const d of [local, remote]) {
       const shown = JSON.stringify(programIdentity(d, { scope: 'workspace', workspace: 'file:///w' }));

@@ -5,6 +5,7 @@ import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } 
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
 import { envFileReadError, parseEnvFile } from './envFile';
+import { launchBase } from './envFileContent';
 import { inheritedEnvironment } from './inheritedEnv';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
 
@@ -70,7 +71,7 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
 
   // Trusted: the first workspace folder (where `npx`/`uvx` users expect their project's tools).
   // Untrusted, or no folder open: the user's home, never the folder nor the editor's own directory.
-  const base = (ctx.trusted ? ctx.workspaceFolders[0]?.path : undefined) ?? ctx.userHome;
+  const base = launchBase(ctx);
   const cwd = declaredCwd === undefined ? base : path.resolve(base, declaredCwd);
 
   // Minimal inherited environment (the SDK's safe list), then envFile, then env: secrets of the

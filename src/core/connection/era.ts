@@ -15,6 +15,14 @@ export const MODERN_REVISION = '2026-07-28';
  */
 const STDIO_PROBE_MS = 10_000;
 
+/**
+ * What a stdio server's starts taught about the probe: nothing yet (probe); it answered the probe
+ * like a 2025-era server, or answered `initialize` after dying on the probe (legacy: `initialize`
+ * from now on); or its last start died on the probe (diedOnProbe: the next start tries `initialize`,
+ * and decides — it answers, and is a 2025-era server, or dies again, and the death was its own).
+ */
+export type ProbeVerdict = 'probe' | 'legacy' | 'diedOnProbe';
+
 export function versionNegotiation(choice: ProtocolChoice | undefined, transport: TransportType, startTimeoutMs: number): VersionNegotiationOptions {
   if (choice === '2025-11-25') return { mode: 'legacy' };
   if (choice === MODERN_REVISION) return { mode: { pin: MODERN_REVISION } };

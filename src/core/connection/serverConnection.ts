@@ -21,7 +21,7 @@ import type { RequestTarget, ResultSchema } from './requestPath';
 import { listPage } from './catalogRequests';
 import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
 import type { TaskFollower } from './extensionTasks';
-import { versionNegotiation } from './era';
+import { versionNegotiation, type ProbeVerdict } from './era';
 import { ServerRoots } from './serverRoots';
 import { ResponseCache } from './responseCache';
 import { AuthorizationError, InsufficientScopeError, SignInRequiredError, type AuthStatus } from '../auth';
@@ -72,7 +72,7 @@ export class ServerConnection extends ConnectionRequests {
   private readonly oauth: ServerOAuth;
   protected readonly tools: ToolCalls;
   /** This stdio server failed the `server/discover` probe: its later starts skip it. */
-  private legacyEra = false;
+  private probeVerdict: ProbeVerdict = 'probe';
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
   private _sandboxRoots?: readonly string[];
 
@@ -174,7 +174,7 @@ export class ServerConnection extends ConnectionRequests {
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void {
     if (JSON.stringify(d) !== JSON.stringify(this._declaration)) this.cache.clear();
-    this._declaration = d; this.legacyEra = false;
+    this._declaration = d; this.probeVerdict = 'probe';
   }
 
   /**
@@ -295,13 +295,13 @@ export class ServerConnection extends ConnectionRequests {
     return {
       name: this.name, declaration: this._declaration, ports: this.options.ports, logger: this.logger, budget: this.budget, cache: this.cache,
       restarting: this.recovery_.restarting, signInPending: this.signInPending,
-      get legacyEra() { return self.legacyEra; },
-      set legacyEra(v: boolean) { self.legacyEra = v; },
+      get probeVerdict() { return self.probeVerdict; },
+      set probeVerdict(v: ProbeVerdict) { self.probeVerdict = v; },
       secrets: () => this.secrets,
       rootUris: () => this.rootUris(),
       startTimeoutMs: () => this._declaration.startTimeoutMs ?? this._declaration.timeoutMs ?? this.options.startTimeoutMs ?? 60_000,
       createClient: (transport, kind) => createHostClient({
-        versionNegotiation: versionNegotiation(this.legacyEra ? '2025-11-25' : this._declaration.protocol, kind, this.startContext().startTimeoutMs()),
+        versionNegotiation: versionNegotiation(this.probeVerdict === 'probe' ? this._declaration.protocol : '2025-11-25', kind, this.startContext().startTimeoutMs()),
         reached: id => transport.reached(id),
         roots: this.roots,
         ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog, cache: this.cache,

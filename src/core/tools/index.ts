@@ -12,3 +12,4 @@ export * from './serverInstructions';
 export * from './resultImages';
 export * from './tokenCount';
 export * from './programIdentity';
+export { canonicalJson } from './canonicalJson';

@@ -7,9 +7,10 @@
  * file (each can change what runs: `NODE_OPTIONS`, a bundle's folder); for a remote one its URL. Plus
  * where it was declared (user, or which workspace), and, for a user declaration whose program
  * depends on the open folder (`${workspaceFolder}`, a relative `cwd`, `envFile` or command path),
- * which workspace that was. What does not change the program is left out (headers, timeouts, roots,
- * sandbox and dev options, `disabled`). Only a SHA-256 of it is ever stored, so a secret written
- * into an argument or the URL is not kept in plain form.
+ * which workspace that was; and, when the caller read it (config/envFileContent.ts), what the env
+ * file holds, which changes what runs with no change to the declaration. What does not change the
+ * program is left out (headers, timeouts, roots, sandbox and dev options, `disabled`). Only a SHA-256
+ * of it is ever stored, so a secret written into an argument, the URL or the env file is not kept in plain form.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -30,16 +31,24 @@ export interface ProgramIdentity {
   readonly workspace?: string;
 }
 
+/** What the declaration's text does not hold but the program depends on, as the caller read it. */
+export interface ProgramInputs {
+  /** {@link envFileContent} of the declaration: its env file's text, or why it has none. */
+  readonly envFileText?: string;
+}
+
 /** The identity of a raw `mcpHost.servers` entry declared at `place`; undefined when it is not a declaration at all. */
-export function programIdentity(declaration: unknown, place: DeclarationPlace): ProgramIdentity | undefined {
+export function programIdentity(declaration: unknown, place: DeclarationPlace, inputs: ProgramInputs = {}): ProgramIdentity | undefined {
   if (!declaration || typeof declaration !== 'object' || Array.isArray(declaration)) return undefined;
   const d = declaration as Record<string, unknown>;
   // The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`.
   const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
-  const program = remote
+  const declared = remote
     ? { remote: typeof d.url === 'string' ? d.url.trim() : d.url }
     : { command: d.command, args: d.args, cwd: d.cwd, env: d.env, envFile: d.envFile };
-  const bound = place.scope !== 'user' || dependsOnWorkspace(program);
+  // The env file's text is the file's, not the declaration's: it says nothing of the workspace.
+  const program = remote || d.envFile === undefined ? declared : { ...declared, envFileText: inputs.envFileText };
+  const bound = place.scope !== 'user' || dependsOnWorkspace(declared);
   const workspace = bound ? place.workspace ?? '' : undefined;
   const id = createHash('sha256').update(canonicalJson({ program, scope: place.scope, workspace })).digest('hex');
   return workspace === undefined ? { id } : { id, workspace };

@@ -1,12 +1,15 @@
 /**
  * Steps 2–3 with their retries: open a transport and hand-shake over it until the server answers.
  * The retries are explicit: Streamable HTTP refused with 400/404/405 → the legacy HTTP+SSE transport;
- * a stdio server that closes on the 2026 `server/discover` probe → again with `initialize` (it is a
- * 2025-era server; the connection remembers it); a sign-in in progress → wait for it, then again.
+ * a stdio server that answers the 2026 `server/discover` probe unusably → again with `initialize` (it
+ * is a 2025-era server; the connection remembers it); a sign-in in progress → wait for it, then again.
+ * A stdio server that *dies* on the probe is not retried: an exit is no answer, and a second spawn
+ * would run its start-up (and whatever side effects it has) twice in one attempt (era.ts ProbeVerdict).
  */
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { TransportType } from '../../config/types';
 import { findAuthError, findAuthorizationPending, SignInRequiredError, type OAuthSession } from '../../auth';
+import { MODERN_REVISION } from '../era';
 import { describeExit, describeNetworkError, errorText, formatDuration } from '../errors';
 import { LaunchError, StdioTransport } from '../stdioTransport';
 import { StartCancelled, type StartAttempt } from './attempt';
@@ -26,6 +29,19 @@ export interface Connected extends OpenedTransport {
 }
 
 export async function connect(ctx: StartContext, attempt: StartAttempt, prepared: PreparedLaunch): Promise<Connected | StartOutcome> {
+  const onTrial = ctx.probeVerdict === 'diedOnProbe';
+  const result = await connectOnce(ctx, attempt, prepared);
+  // The start after a death on the probe decides what that death was (a cancel decides nothing).
+  if (onTrial && ctx.probeVerdict === 'diedOnProbe') {
+    if (isConnected(result)) {
+      ctx.logger.info('It answered initialize: a 2025-era server that exits on server/discover; it starts with initialize from now on');
+      ctx.probeVerdict = 'legacy';
+    } else if (result.kind !== 'cancelled') ctx.probeVerdict = 'probe';
+  }
+  return result;
+}
+
+async function connectOnce(ctx: StartContext, attempt: StartAttempt, prepared: PreparedLaunch): Promise<Connected | StartOutcome> {
   const { launch } = prepared;
   const session = launch.type === 'stdio' ? undefined : ctx.oauthSessionFor(launch.url, launch.headers);
   if (session) session.interaction = ctx.signInPending ? 'signIn' : 'silent';
@@ -39,7 +55,7 @@ export async function connect(ctx: StartContext, attempt: StartAttempt, prepared
     const release = attempt.own(() => closeBoth(opened));
     const timeoutMs = ctx.startTimeoutMs();
     try {
-      await handshake(attempt, opened.client, opened.wire, timeoutMs);
+      await handshake(attempt, opened.client, opened.wire, timeoutMs, () => closeBoth(opened));
       return { ...opened, session, release };
     } catch (err) {
       release();
@@ -67,13 +83,21 @@ export async function connect(ctx: StartContext, attempt: StartAttempt, prepared
         return { kind: 'crashed', reason: `the server is still unreachable (${describeNetworkError(err, launch.url.href)})` };
       }
       const inner = opened.inner;
-      if (inner instanceof StdioTransport && !ctx.legacyEra && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed) {
-        // The probe went to the process itself: a server that closes on a request before
-        // `initialize` is a 2025-era one. It starts again, with `initialize` from now on.
-        ctx.logger.info(`The server/discover probe failed (${err.message}); starting again with initialize`);
-        ctx.legacyEra = true;
-        i--;
-        continue;
+      // A pinned 2026-07-28 start has no fallback: its probe failure is reported as it is.
+      const pinned = ctx.declaration.protocol === MODERN_REVISION;
+      if (inner instanceof StdioTransport && err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && ctx.probeVerdict === 'probe') {
+        if (inner.exitInfo) {
+          if (!pinned) ctx.probeVerdict = 'diedOnProbe';
+          ctx.logger.info(`The server exited during the 2026 server/discover probe (${describeExit(inner.exitInfo)})${pinned ? '' : '; its next start tries initialize'}`);
+          return { kind: 'crashed', reason: `exited during the server/discover probe: ${describeExit(inner.exitInfo)}${pinned ? '' : ' (if it is a 2025-era server that exits on requests before initialize, "protocol": "2025-11-25" starts it with initialize)'}` };
+        }
+        if (!pinned) {
+          // It answered the probe, though not usably: a 2025-era server. Again with `initialize` from now on.
+          ctx.logger.info(`The server/discover probe failed (${err.message}); starting again with initialize`);
+          ctx.probeVerdict = 'legacy';
+          i--;
+          continue;
+        }
       }
       if (inner instanceof StdioTransport && err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
         return { kind: 'crashed', reason: `exited during initialization: ${describeExit(inner.exitInfo)}` };

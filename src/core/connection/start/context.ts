@@ -9,6 +9,7 @@ import type { AuthorizationError, InsufficientScopeError, OAuthSession, SignInRe
 import type { InspectorPick } from '../../dev/inspector';
 import type { Plant } from '../../sandbox/plantGuard';
 import type { SandboxRun } from '../../sandbox/run';
+import type { ProbeVerdict } from '../era';
 import type { ResponseCache } from '../responseCache';
 import type { StartedProcess } from '../earlyProcesses';
 import type { StdioLaunch } from '../stdioTransport';
@@ -25,8 +26,8 @@ export interface StartContext {
   readonly restarting: boolean;
   /** A sign-in the user asked for: the OAuth flow may open the authorization page. */
   readonly signInPending: boolean;
-  /** This stdio server failed the `server/discover` probe: it starts with `initialize` (set by the era retry). */
-  legacyEra: boolean;
+  /** What the 2026 `server/discover` probe told of this stdio server, kept across its starts (era.ts). */
+  probeVerdict: ProbeVerdict;
   secrets(): readonly string[];
   /** The roots offered to this server (a sandbox's writable folders are derived from them). */
   rootUris(): Promise<string[]>;

@@ -18,17 +18,20 @@ export class StartTimedOut extends Error {
  * Connects `client` over `wire`. Rejects with {@link StartTimedOut} after `timeoutMs`, with
  * {@link StartCancelled} when the attempt is cancelled, else with the SDK's error. The client stays
  * owned by the attempt: the caller releases it once the connection has taken it over, or closes it.
+ * `close` ends the client and its transport: what the timeout calls.
  */
-export async function handshake(attempt: StartAttempt, client: Client, wire: Transport, timeoutMs: number): Promise<void> {
+export async function handshake(attempt: StartAttempt, client: Client, wire: Transport, timeoutMs: number, close: () => Promise<void>): Promise<void> {
   // We time the start ourselves and close on expiry: the SDK's timeout would send
-  // notifications/cancelled for initialize, which the spec forbids. The step ends on the timer or the
-  // cancel even when the SDK's connect never settles: closing the legacy SSE transport while it waits
-  // for its `endpoint` event leaves that promise pending for good.
+  // notifications/cancelled for initialize, which the spec forbids. The transport is closed too:
+  // during the `server/discover` probe the client does not hold it yet, so its close alone reaches
+  // nothing (a pinned 2026 start then waited forever, with its process running). And the step ends on
+  // the timer or the cancel even when the SDK's connect never settles: closing the legacy SSE
+  // transport while it waits for its `endpoint` event leaves that promise pending for good.
   let timedOut = false;
   let onAbort: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const ended = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { timedOut = true; client.close().catch(() => {}); reject(new StartTimedOut(timeoutMs)); }, Math.min(timeoutMs, MAX_TIMER_MS));
+    timer = setTimeout(() => { timedOut = true; close().catch(() => {}); reject(new StartTimedOut(timeoutMs)); }, Math.min(timeoutMs, MAX_TIMER_MS));
     onAbort = () => reject(new StartCancelled());
     attempt.signal.addEventListener('abort', onAbort, { once: true });
   });
