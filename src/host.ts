@@ -65,7 +65,9 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
-  const sampling = new SamplingFeature(logs, inputs);
+  // Consent first: sampling's "always allow" is one of its approval records, bound to the program.
+  const consent = new ToolConsent(context, name => controller?.scopeOf(name), name => controller?.host.get(name)?.sandboxed ?? false);
+  const sampling = new SamplingFeature(logs, inputs, consent.sampling);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
@@ -93,7 +95,6 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   context.subscriptions.push(registerPromptCommands({ host: controller.host, logs, storage: context.globalStorageUri, roots }));
   const c = controller;
   const activity = new ToolActivityLog(() => inputs.knownValues());
-  const consent = new ToolConsent(context, name => c.scopeOf(name), name => c.host.get(name)?.sandboxed ?? false);
   const invoker = new ToolInvoker(c.host, activity, consent, (call, server) => elicitation.callWithUrlElicitation(call, { server, what: vscode.l10n.t('the tool call') }));
   const kept = new KeptResults();
   const apps = new AppsFeature(c.host, invoker, name => logs.get(name), String(context.extension.packageJSON.version ?? '0.0.0'));

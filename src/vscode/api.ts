@@ -59,9 +59,16 @@ export interface McpCallOptions {
 export interface McpHostApi {
   /** 2 since the façade replaced direct access to the core (`host`, views, `reload`, `logUri` and `testing` are gone). */
   readonly version: 2;
+  /**
+   * Every configured server with its state. The user's choices apply to every member below as they apply to
+   * language models: a server the user cut off from models (disabled, in `mcpHost.chat.excludedServers`, or every
+   * tool in `mcpHost.tools.disabled`) is in no list, its calls, reads and prompts reject saying which choice, and
+   * its `instructions` are left out here.
+   */
   listServers(): McpServerSummary[];
   /** Tools of running servers that {@link callTool} accepts (not disabled, not app-only, server not excluded); `server` narrows to one server. */
   listTools(server?: string): { server: string; tool: Tool }[];
+  /** Resources of running servers the user did not cut off from models; `server` narrows to one server. */
   listResources(server?: string): { server: string; resource: Resource }[];
   listResourceTemplates(server?: string): { server: string; template: ResourceTemplate }[];
   listPrompts(server?: string): { server: string; prompt: Prompt }[];
@@ -74,6 +81,7 @@ export interface McpHostApi {
   callTool(server: string, tool: string, args?: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>;
   /** Rejects for a server the user cut off from models (disabled, every tool disabled, or excluded from chat). */
   readResource(server: string, uri: string, options?: McpCallOptions): Promise<ReadResourceResult>;
+  /** Rejects, as {@link readResource} does, for a server the user cut off from models. */
   getPrompt(server: string, name: string, args?: Record<string, string>, options?: McpCallOptions): Promise<GetPromptResult>;
   /** Servers were added or removed. */
   readonly onDidChangeServers: vscode.Event<void>;

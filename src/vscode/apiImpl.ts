@@ -7,12 +7,24 @@ import type { ToolRun } from './chat/toolInvoker';
 import { chatExcludedServers, isServerDisabledForModels, isToolEnabled } from './chat/toolSettings';
 
 /**
+ * Why the user's choices keep other extensions away from a whole server (undefined: they may use it):
+ * the same choices that cut it off from models — disabled, excluded from chat, every tool disabled.
+ * One rule for every member of the API that reaches a server (lists, tools, resources, prompts).
+ */
+function serverRefusal(conn: ServerConnection): string | undefined {
+  if (conn.declaration.disabled) return `The user disabled the MCP server "${conn.name}".`;
+  if (chatExcludedServers().includes(conn.name)) return `The user excluded the MCP server "${conn.name}" from chat and from other extensions.`;
+  if (isServerDisabledForModels(conn.name)) return `The user disabled every tool of the MCP server "${conn.name}" for language models and other extensions.`;
+  return undefined;
+}
+
+/**
  * Why the user's choices keep another extension from running `tool` (undefined: it may run). The same
  * choices as for models: a disabled tool or server, a server excluded from chat, a tool only its app may call.
  */
 function refusal(conn: ServerConnection, tool: string): string | undefined {
-  if (conn.declaration.disabled) return `The user disabled the MCP server "${conn.name}".`;
-  if (chatExcludedServers().includes(conn.name)) return `The user excluded the MCP server "${conn.name}" from chat and from other extensions.`;
+  const server = serverRefusal(conn);
+  if (server) return server;
   if (!isToolEnabled(conn.name, tool)) return `The user disabled the tool "${tool}" of MCP server "${conn.name}".`;
   const definition = conn.tool(tool);
   if (definition && !toolVisibility(definition).model) return `The tool "${tool}" of MCP server "${conn.name}" is only for its MCP App.`;
@@ -32,12 +44,15 @@ function callable(host: McpHost, o: { server: string; item: { name: string; _met
  */
 /** `onToolRun` sees every successful call (MCP Apps open the tool's app from it). */
 export function createApi(host: McpHost, activity: ToolActivityLog, activationMs: number, onToolRun?: (run: ToolRun) => void): McpHostApi {
-  const of = (server?: string) => (o: { server: string }) => !server || o.server === server;
+  // A list holds only servers other extensions may use (see serverRefusal).
+  const of = (server?: string) => (o: { server: string }) => (!server || o.server === server) && usable(o.server);
+  const usable = (server: string) => { const conn = host.get(server); return !!conn && serverRefusal(conn) === undefined; };
   const api: McpHostApi = {
     version: 2,
     listServers: () => host.servers.map(s => copy({
       name: s.name, state: s.state, message: s.message, transport: s.transportKind ?? s.declaration.type,
-      serverInfo: s.serverInfo, protocolVersion: s.protocolVersion, instructions: s.instructions,
+      // Instructions are text for models: not for a server the user cut off from them.
+      serverInfo: s.serverInfo, protocolVersion: s.protocolVersion, instructions: serverRefusal(s) === undefined ? s.instructions : undefined,
     })),
     listTools: server => host.tools.filter(of(server)).filter(o => callable(host, o)).map(o => ({ server: o.server, tool: copy(o.item) })),
     listResources: server => host.resources.filter(of(server)).map(o => ({ server: o.server, resource: copy(o.item) })),
@@ -50,9 +65,13 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
       const started = Date.now();
       try {
         const conn = host.require(server);
-        // The catalogue (app-only tools) is known once the server is ready; a restart is waited for as callTool would.
-        await conn.ready({ signal: options.signal }, 'tools/call');
-        const refused = refusal(conn, tool);
+        // The server's own refusal first (a disabled server never gets ready); the catalogue (app-only
+        // tools) is known once the server is ready, and a restart is waited for as callTool would.
+        let refused = serverRefusal(conn);
+        if (!refused) {
+          await conn.ready({ signal: options.signal }, 'tools/call');
+          refused = refusal(conn, tool);
+        }
         if (refused) {
           activity.add({ server, tool, args: sent, outcome: 'disabled', durationMs: Date.now() - started, result: refused, approvedBy: 'extension API' });
           return Promise.reject(new Error(refused)); // returned, not thrown: the catch below would log it again as failed
@@ -67,13 +86,18 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
         throw e;
       }
     },
-    readResource: (server, uri, options) => {
+    async readResource(server, uri, options) {
       const conn = host.require(server);
-      // A server cut off from models (all its tools disabled, or excluded from chat) is cut off from other extensions too.
-      if (conn.declaration.disabled || isServerDisabledForModels(server)) return Promise.reject(new Error(`The user disabled the MCP server "${server}" for language models and other extensions.`));
+      const refused = serverRefusal(conn);
+      if (refused) throw new Error(refused);
       return conn.readResource(uri, options);
     },
-    getPrompt: (server, name, args, options) => host.require(server).getPrompt(name, args, options),
+    async getPrompt(server, name, args, options) {
+      const conn = host.require(server);
+      const refused = serverRefusal(conn);
+      if (refused) throw new Error(refused);
+      return conn.getPrompt(name, args, options);
+    },
     onDidChangeServers: relay(host.onDidChangeServers, () => undefined),
     onDidChangeServerState: relay(host.onDidChangeState, e => ({ server: e.server, state: e.state, message: e.message })),
     onDidChangeCatalog: relay(host.onDidChangeCatalog, e => ({ server: e.server, kind: e.kind })),

@@ -30,6 +30,8 @@ export interface McpHostTestHooks {
   readonly elicitation: ElicitationUi;
   /** MCP Apps: the open panels (their documents, policies and webview HTML). */
   readonly apps: AppsFeature;
+  /** The `mcp-host-resource:` URI this window mints for a resource (as opening it would), without reading it. */
+  resourceUri(server: string, uri: string, part: number, fileName: string): vscode.Uri;
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];
   /**
@@ -50,6 +52,7 @@ export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: M
     quickInput: quickInputProbe,
     elicitation,
     apps,
+    resourceUri: (server, uri, part, fileName) => resources.fs.uriFor(server, uri, part, fileName),
     samplingLogEntries: () => JSON.parse(JSON.stringify(sampling.service.log.entries)) as SamplingLogEntry[],
     startup,
   };

@@ -10,6 +10,7 @@ import { answerFileDialog } from './fileDialog';
 import type { ResourceTreeNode } from '../../src/vscode/resources/resourcesTree';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
 import { api as mcpHostApi, readExtensionLogs, type TestApi } from './mcpHost';
+import { leaked } from './snoop';
 
 const repo = path.resolve(__dirname, '../../..');
 const everythingBin = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -319,9 +320,30 @@ describe('Resources view', function () {
     assert.ok(stat.size > 100);
   });
 
+  it('another extension reads no resource through a URI it writes itself: only URIs this window minted are served', async () => {
+    const secret = 'demo://resource/static/document/extension.md';
+    const b64 = Buffer.from(secret).toString('base64url');
+    const minted = api.resourceUri('everything', secret, 0, 'extension.md');
+    const token = minted.path.split('/')[1];
+    const guesses = [
+      `mcp-host-resource:/everything/${b64}/extension.md`, // the URI format before tokens
+      `mcp-host-resource:/${'A'.repeat(22)}/everything/${b64}/extension.md`,
+      `mcp-host-resource:/${token}/everything/${Buffer.from('demo://resource/static/document/features.md').toString('base64url')}/features.md`, // another resource under a seen token
+      `mcp-host-resource:/${token}/everything/${b64}/1/extension.md`, // another content index
+      `mcp-host-resource:/${token}/res/${b64}/extension.md`, // another server
+    ];
+    assert.deepEqual(await leaked(guesses, /# Everything Server/), [], 'another extension read a resource by a URI it wrote');
+    for (const guess of guesses) {
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.parse(guess))), /not opened by MCP Host in this window/, guess);
+    }
+    // The minted one reads (what an editor, the image preview or a chat attachment of this window gets).
+    assert.match(Buffer.from(await vscode.workspace.fs.readFile(minted)).toString(), /^# Everything Server - Extension Points/);
+  });
+
   it('explains resources that are not found and servers that are stopped', async () => {
     const [ok] = await vscode.commands.executeCommand<vscode.Uri[]>('mcpHost.openResource', { server: 'big', uri: 'fixture://resource/5' });
-    const missing = ok.with({ path: ok.path.replace(/\/[^/]+\/[^/]+$/, `/${Buffer.from('fixture://resource/99999').toString('base64url')}/99999.txt`) });
+    // A URI the host minted for a resource the server no longer has (an open tab of a removed resource).
+    const missing = api.resourceUri('big', 'fixture://resource/99999', 0, '99999.txt');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(missing)), (e: vscode.FileSystemError) => {
       assert.equal(e.code, 'FileNotFound');
       assert.match(e.message, /Resource not found: server "big" has no resource fixture:\/\/resource\/99999/);

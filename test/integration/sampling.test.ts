@@ -276,16 +276,26 @@ describe('sampling', function () {
       assert.equal((await entries()).at(-1)!.edited, true);
     });
 
-    it('"Always allow" is saved in the settings and later requests are not asked', async () => {
+    it('"Always allow" is kept for this program: later requests are not asked, another program under the name is (hostile install)', async () => {
       const before = await lastId();
       const call = trigger('always?');
       await choose(await approvalPrompt(before), /Always allow "everything"$/);
       await choose(await reviewPrompt(before), /Send the answer to "everything"$/);
       assert.match(textOf(await call), /echo: .*always\?/);
       const saved = vscode.workspace.getConfiguration('mcpHost').inspect<Record<string, { policy?: string }>>('sampling')?.globalValue;
-      assert.equal(saved?.everything?.policy, 'allow');
+      assert.equal(saved?.everything?.policy, undefined, 'not a setting by name: a record bound to the program');
       assert.match(textOf(await trigger('no prompt now')), /echo: .*no prompt now/);
-      assert.equal((await entries()).at(-1)!.approval, 'policy');
+      assert.equal((await entries()).at(-1)!.approval, 'granted');
+
+      // A registry entry, an install link or a hand edit puts another program under the name.
+      api = await declareServers({ ...SERVERS, everything: { ...nodeServer(everythingBin), env: { FIXTURE_ORIGIN: 'an install link' } } });
+      await waitState(api.host.require('everything'), 'running');
+      const after = await lastId();
+      const replaced = trigger('the new program asks');
+      await choose(await approvalPrompt(after), /Reject$/);
+      assert.match(textOf(await replaced), /MCP error -1: The user rejected the sampling request/);
+      api = await declareServers(SERVERS);
+      await waitState(api.host.require('everything'), 'running');
     });
   });
 

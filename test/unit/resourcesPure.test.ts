@@ -1,6 +1,7 @@
 // The vscode-free parts of the Resources view: MIME handling, the mcp-host-resource: path codec, icon
 // safety (schemes, SVG sanitising), template variables and expansion with the SDK's UriTemplate.
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describeParts, contentBytes } from '../../src/vscode/resources/contents';
 import { candidates, decodeDataUri, IconCache, iconHostOf, isAllowedSource, sanitizeSvg, toSafeDataUri } from '../../src/vscode/resources/icons';
 import { contentKind, fileNameFor, formatSize, languageForMime, listedKind } from '../../src/vscode/resources/mime';
@@ -51,22 +52,35 @@ describe('resources: MIME types', () => {
 });
 
 describe('resources: mcp-host-resource: paths', () => {
+  const key = randomBytes(32);
+
   it('round-trips server names and resource URIs of any shape', () => {
     for (const [server, uri, part] of [
       ['everything', 'demo://resource/static/document/architecture.md', 0],
       ['my server/ü', 'file:///C:/x y/z?q=1#f', 2],
       ['=tricky', 'urn:x', 0],
     ] as const) {
-      const path = encodeResourcePath({ server, uri, part }, 'a/b.md');
-      assert.match(path, /^\/[A-Za-z0-9_.=-]+\/[A-Za-z0-9_-]+(\/\d+)?\/[^/]+$/, 'only unreserved path characters');
-      assert.deepEqual(decodeResourcePath(path), { server, uri, part });
+      const path = encodeResourcePath({ server, uri, part }, 'a/b.md', key);
+      assert.match(path, /^\/[A-Za-z0-9_-]{22}\/[A-Za-z0-9_.=-]+\/[A-Za-z0-9_-]+(\/\d+)?\/[^/]+$/, 'only unreserved path characters');
+      assert.deepEqual(decodeResourcePath(path, key), { server, uri, part });
     }
   });
 
-  it('rejects paths it did not make', () => {
-    assert.equal(decodeResourcePath('/everything'), undefined);
-    assert.equal(decodeResourcePath('/everything/not base64!/x.md'), undefined);
-    assert.equal(decodeResourcePath('/a/b/c/d/e/f'), undefined);
+  it('rejects paths it did not make: no token, another window\'s key, a token moved to another resource, server or content', () => {
+    const path = encodeResourcePath({ server: 'everything', uri: 'demo://a', part: 0 }, 'a.md', key);
+    const [, token, , b64] = path.split('/');
+    const other = Buffer.from('demo://b').toString('base64url');
+    for (const forged of [
+      `/everything/${b64}/a.md`,
+      encodeResourcePath({ server: 'everything', uri: 'demo://a', part: 0 }, 'a.md', randomBytes(32)),
+      `/${token}/everything/${other}/a.md`,
+      `/${token}/github/${b64}/a.md`,
+      `/${token}/everything/${b64}/1/a.md`,
+      `/${token}/everything/${b64}/00/a.md`,
+      `/${token.slice(0, -1)}/everything/${b64}/a.md`,
+      '/everything', '/everything/not base64!/x.md', '/a/b/c/d/e/f/g',
+    ]) assert.equal(decodeResourcePath(forged, key), undefined, forged);
+    assert.deepEqual(decodeResourcePath(`/${token}/everything/${b64}/renamed.md`, key), { server: 'everything', uri: 'demo://a', part: 0 }, 'the file name is only for the editor');
   });
 });
 

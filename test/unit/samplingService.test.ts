@@ -4,53 +4,12 @@
  * the service's ports.
  */
 import * as assert from 'node:assert/strict';
-import type { McpHost } from '../../src/core';
-import {
-  parseSamplingSettings, REDACTED, SamplingService, SYSTEM_PROMPT_PREFIX,
-  type Approval, type ApprovalRequest, type ChatRequest, type ModelInfo, type RawSamplingSettings, type ResponsePart, type Review, type ReviewRequest, type SamplingModelPort, type SamplingUiPort,
-} from '../../src/core/sampling';
-import { createTestHost, everythingBin, fixtureServer, node, RecordingLogger, text, waitFor, waitForState } from './helpers';
+import { ToolApprovals, type McpHost } from '../../src/core';
+import { parseSamplingSettings, REDACTED, SamplingService, SYSTEM_PROMPT_PREFIX, type Approval, type RawSamplingSettings } from '../../src/core/sampling';
+import { createTestHost, everythingBin, fixtureServer, MemoryStorage, node, RecordingLogger, text, waitFor, waitForState } from './helpers';
+import { lastText, programGrants, ScriptedModels, ScriptedUi } from './samplingPorts';
 
-type Step = ResponsePart | { delayMs: number } | { error: string };
-
-class ScriptedModels implements SamplingModelPort {
-  models: ModelInfo[] = [
-    { id: 'fast-1', name: 'Fast One', family: 'fast', vendor: 'test', maxInputTokens: 16_000 },
-    { id: 'smart-1', name: 'Smart One', family: 'smart', vendor: 'test', maxInputTokens: 128_000, supportsImages: true },
-  ];
-  queue: Step[][] = [];
-  requests: { model: string; request: ChatRequest; justification: string }[] = [];
-  aborted = 0;
-  async listModels() { return this.models; }
-  async *send(model: ModelInfo, request: ChatRequest, options: { justification: string; signal: AbortSignal }): AsyncIterable<ResponsePart> {
-    this.requests.push({ model: model.id, request, justification: options.justification });
-    options.signal.addEventListener('abort', () => this.aborted++, { once: true });
-    const steps = this.queue.shift() ?? [{ kind: 'text', text: `echo: ${lastText(request)}` }];
-    for (const s of steps) {
-      if ('delayMs' in s) await new Promise<void>(r => { const t = setTimeout(r, s.delayMs); options.signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true }); });
-      else if ('error' in s) throw new Error(s.error);
-      else yield s;
-      if (options.signal.aborted) return;
-    }
-  }
-  async countTokens(_m: ModelInfo, t: string) { return Math.ceil(t.length / 4); }
-}
-
-function lastText(r: ChatRequest): string {
-  const parts = r.messages.at(-1)?.parts ?? [];
-  return parts.map(p => (p.kind === 'text' ? p.text : '')).join('');
-}
-
-class ScriptedUi implements SamplingUiPort {
-  approvals: ((r: ApprovalRequest) => Approval)[] = [];
-  reviews: ((r: ReviewRequest) => Review)[] = [];
-  asked: ApprovalRequest[] = [];
-  reviewed: ReviewRequest[] = [];
-  noModel: string[] = [];
-  async approve(r: ApprovalRequest) { this.asked.push(r); return (this.approvals.shift() ?? (() => ({ action: 'reject' as const })))(r); }
-  async review(r: ReviewRequest) { this.reviewed.push(r); return (this.reviews.shift() ?? (() => ({ action: 'reject' as const })))(r); }
-  notifyNoModel(_s: unknown, message: string) { this.noModel.push(message); }
-}
+const DECLARED = { everything: node(everythingBin), fixture: node(fixtureServer('sampling')) };
 
 describe('sampling service against real servers', function () {
   this.timeout(30_000);
@@ -70,12 +29,15 @@ describe('sampling service against real servers', function () {
     service = new SamplingService({
       models, ui,
       settings: () => parseSamplingSettings(raw),
-      allowAlways: async server => { raw = { ...raw, sampling: { ...(raw.sampling as object), [server]: { policy: 'allow' } } }; },
+      grants: programGrants(new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() }), name => {
+        const declaration = (DECLARED as Record<string, unknown>)[name];
+        return declaration === undefined ? undefined : { declaration, scope: 'user' };
+      }),
       secrets: async () => secrets,
       logger: name => { if (!logs.has(name)) logs.set(name, new RecordingLogger()); return logs.get(name)!; },
     });
     host = createTestHost({ sampling: service.handler }).host;
-    await host.apply({ everything: node(everythingBin), fixture: node(fixtureServer('sampling')) });
+    await host.apply(DECLARED);
     await Promise.all([waitForState(host.get('everything')!, 'running'), waitForState(host.get('fixture')!, 'running')]);
   });
   after(() => host.shutdown());
@@ -136,7 +98,7 @@ describe('sampling service against real servers', function () {
     assert.equal(service.log.entries.at(-1)!.edited, true);
   });
 
-  it('policy ask: rejecting the request or the answer is error -1; "always" is saved', async () => {
+  it('policy ask: rejecting the request or the answer is error -1; "always" is remembered for the program', async () => {
     raw = {};
     ui.approvals.push(() => ({ action: 'reject' }));
     assert.match(text(await trigger('x')), /MCP error -1: The user rejected the sampling request/);

@@ -21,7 +21,8 @@ export interface SamplingLogEntry {
   modelReason?: string;
   redactions?: number;
   /** 'policy' (allow), 'user' (approved in the prompt) or 'user-always'. */
-  approval?: 'policy' | 'user' | 'user-always';
+  /** `policy`: the settings' "allow" (given to this program); `granted`: an earlier "always allow" of this program. */
+  approval?: 'policy' | 'granted' | 'user' | 'user-always';
   edited?: boolean;
   result?: SamplingResult;
   error?: string;

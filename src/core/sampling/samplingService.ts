@@ -45,6 +45,8 @@ export interface ApprovalRequest {
   /** Models the user may switch to (already filtered by their allow-list). */
   readonly candidates: readonly ModelInfo[];
   readonly redactions: number;
+  /** The settings allow sampling for this name, but they were given to another program than the one declared now. */
+  readonly programChanged?: boolean;
 }
 
 /** `params`/`model` are set when the user edited the request or picked another model. */
@@ -70,13 +72,25 @@ export interface SamplingUiPort {
   notifyNoModel(server: ServerRef, message: string): void;
 }
 
+/**
+ * Standing permission to sample unasked, bound to the program behind the name (VS Code: the
+ * approval records of core/tools/toolApproval.ts). A name says nothing about what runs: a workspace or
+ * registry server that takes a name the user allowed must not inherit the grant.
+ */
+export interface SamplingGrants {
+  /** `settingsAllow`: `mcpHost.sampling` says "allow" for the name; whether that, or a stored grant, counts for the program declared now. */
+  check(server: ServerRef, settingsAllow: boolean): Promise<{ readonly approvedBy?: 'granted' | 'settings'; readonly programChanged?: boolean }>;
+  /** Remembers "always allow" for the program the server runs now. */
+  grant(server: ServerRef): Promise<void>;
+}
+
 export interface SamplingServiceOptions {
   readonly models: SamplingModelPort;
   readonly ui: SamplingUiPort;
   /** Read on every request, so setting changes apply at once. */
   settings(): SamplingSettings;
-  /** Persists "always allow" for a server (policy "allow"). */
-  allowAlways(server: string): Promise<void>;
+  /** "Always allow" and the policy "allow", bound to programs. */
+  readonly grants: SamplingGrants;
   /** Values to redact (stored input values): always from logs, from model requests when redaction is on. */
   secrets(): Promise<readonly string[]>;
   logger?(server: string): Logger;
@@ -147,14 +161,16 @@ export class SamplingService {
     this.log.update(entry, { model: model.id, modelReason: choice.reason, redactions: outgoing.count });
 
     let asked = false;
-    if (config.policy === 'ask') {
+    const standing = await this.options.grants.check(server, config.policy === 'allow');
+    if (!standing.approvedBy) {
       this.log.update(entry, { status: 'awaiting-approval' });
       const approval = await this.exclusive(signal, () => this.options.ui.approve({
         server, entryId: entry.id, params: outgoing.value, model, modelReason: choice.reason, candidates: choice.candidates, redactions: outgoing.count,
+        ...(standing.programChanged ? { programChanged: true } : {}),
       }, signal));
       if (approval.action === 'reject') throw new UserRejectedError('The user rejected the sampling request.');
       if (approval.action === 'always') {
-        await this.options.allowAlways(server.name).catch(e => logger.warn(`${tag}: could not save "always allow": ${String(e)}`));
+        await this.options.grants.grant(server).catch(e => logger.warn(`${tag}: could not save "always allow": ${String(e)}`));
       }
       if (approval.params) {
         validateSamplingRequest(approval.params, { toolsDeclared: true });
@@ -168,11 +184,11 @@ export class SamplingService {
         ...(approval.params ? { request: outgoing.value, redactions: outgoing.count } : {}),
       });
     } else {
-      this.log.update(entry, { approval: 'policy' });
+      this.log.update(entry, { approval: standing.approvedBy === 'granted' ? 'granted' : 'policy' });
     }
 
     const sent = outgoing.value;
-    logger.info(`${tag}: model ${model.vendor}/${model.id} (${entry.modelReason}), ${entry.approval === 'policy' ? 'allowed by policy' : 'approved by the user'}${outgoing.count ? `, ${outgoing.count} secret(s) redacted` : ''}`);
+    logger.info(`${tag}: model ${model.vendor}/${model.id} (${entry.modelReason}), ${entry.approval === 'policy' ? 'allowed by policy' : entry.approval === 'granted' ? 'always allowed by the user' : 'approved by the user'}${outgoing.count ? `, ${outgoing.count} secret(s) redacted` : ''}`);
     logger.info(`${tag} request: ${JSON.stringify(entry.request)}`);
     this.log.update(entry, { status: 'sending' });
     let result = await this.complete(server, model, sent, signal);

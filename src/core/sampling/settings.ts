@@ -23,6 +23,8 @@ export interface ServerSamplingSettings {
 
 export interface SamplingSettings {
   forServer(server: string): ServerSamplingSettings;
+  /** The server names (not "*") whose policy is "allow": each is bound to its program when read (see toolApproval.ts). */
+  readonly allowedServers: readonly string[];
   /** Redact stored input values and token-shaped strings before messages reach a model. */
   readonly redactSecrets: boolean;
   readonly problems: readonly string[];
@@ -49,6 +51,7 @@ export function parseSamplingSettings(raw: RawSamplingSettings): SamplingSetting
   return {
     redactSecrets: typeof raw.redactSecrets === 'boolean' ? raw.redactSecrets : true,
     problems,
+    allowedServers: [...entries.keys()].filter(k => k !== SAMPLING_DEFAULTS_KEY && (entries.get(k)?.policy ?? defaults.policy) === 'allow'),
     forServer(server) {
       const own = entries.get(server) ?? {};
       const merged: Entry = { ...defaults, ...definedOnly(own) };

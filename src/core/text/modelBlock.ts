@@ -3,18 +3,51 @@
  * block that names its author: `<tag server="name">…</tag>`. The body must not be able to end its
  * block and open one for someone else. Deleting tags from the body does not hold (a tag stripped in one
  * pass re-forms: `</x-</x>x>`), so the body is escaped instead: no `<` or `>` survives in it, nor any
- * character whose compatibility form is one (`＜`, `﹤` …), and `&` is escaped so the escape reads back
- * unambiguously. The only angle brackets in the message are the host's own.
+ * character that may read as a delimiter (see {@link isDelimiterLookAlike}), and `&` is escaped so the
+ * escape reads back unambiguously. The only angle brackets in the message are the host's own.
+ *
+ * Text that is not in a block but reaches the same model (tool results) keeps its angle brackets (code,
+ * HTML), but not one that would open or close a tag of the host's: {@link modelText}.
  */
 import { plainText } from './plainText';
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** `text` with `&`, `<`, `>` and every look-alike of an angle bracket written as an entity. */
+// Beyond ASCII, every opening or closing punctuation and quotation mark (‹ › 〈 〉 《 》 「 」 ❮ ❯ « » …)
+// and every math or modifier symbol (≺ ⊲ ˂ ˃ …) may be read as a bracket; plus the letters Unicode's
+// confusables.txt maps to `<` or `>` (Canadian syllabics ᐸ ᐳ, runic ᚲ).
+const DELIMITER_CLASS = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}\p{Sm}\p{Sk}\u1433\u1438\u16b2]/u;
+
+/** Whether `ch` (one code point beyond ASCII) may read as a block delimiter: its compatibility form holds `<`/`>` (`＜`, `﹤`), or it is of the class above. */
+export function isDelimiterLookAlike(ch: string): boolean {
+  return /[<>]/.test(ch.normalize('NFKC')) || DELIMITER_CLASS.test(ch);
+}
+
+const entity = (ch: string) => ENTITIES[ch] ?? `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
+
+/** `text` with `&`, `<`, `>` and every character that may read as a delimiter written as an entity. */
 export function escapeBlockText(text: string): string {
-  return text.replace(/[&<>]|[^\x00-\x7f]/gu, ch => {
-    if (ENTITIES[ch]) return ENTITIES[ch];
-    return /[<>]/.test(ch.normalize('NFKC')) ? `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};` : ch;
+  return text.replace(/[&<>]|[^\x00-\x7f]/gu, ch => (ENTITIES[ch] || isDelimiterLookAlike(ch) ? entity(ch) : ch));
+}
+
+/** Every block tag of the host starts with this (checked by {@link modelBlock}), so {@link modelText} can find them all. */
+const HOST_TAG_PREFIX = 'mcp-';
+
+/**
+ * Text of another party that reaches a model outside a block (a tool's result): cleaned ({@link plainText}:
+ * controls, escapes and invisible characters removed, line breaks kept) and with every bracket that would
+ * open or close a host tag (`<mcp-…`, `</ mcp-…`, in any case, full-width or look-alike, split by invisible
+ * characters) written as an entity, as block bodies are, so the text cannot end or forge a block; all other
+ * content stays as is (an entity the server wrote is text already, as `&lt;` in a block body is).
+ */
+export function modelText(text: string): string {
+  const clean = plainText(text);
+  return clean.replace(/[<>]|[^\x00-\x7f]/gu, (ch: string, offset: number) => {
+    if (ch !== '<' && ch !== '>' && !isDelimiterLookAlike(ch)) return ch;
+    // What follows, as a model would read it: compatibility forms folded, case and blanks ignored.
+    const after = offset + ch.length;
+    const next = clean.slice(after, after + 24).normalize('NFKC').toLowerCase().replace(/[\s/\\]/g, '');
+    return next.startsWith(HOST_TAG_PREFIX) ? entity(ch) : ch;
   });
 }
 
@@ -33,7 +66,7 @@ export function blockName(name: string): string {
  * reads), or undefined when nothing is left. `tag` is the host's own (lower-case letters and `-`).
  */
 export function modelBlock(tag: string, author: string, body: string, maxLength = Infinity): string | undefined {
-  if (!/^[a-z][a-z-]*$/.test(tag)) throw new Error(`not a block tag: ${tag}`);
+  if (!/^[a-z][a-z-]*$/.test(tag) || !tag.startsWith(HOST_TAG_PREFIX)) throw new Error(`not a block tag: ${tag}`);
   // Cut before cleaning too, so a huge value costs nothing.
   let text = escapeBlockText(plainText(body.slice(0, Math.min(body.length, maxLength * 2))).trim());
   if (text.length > maxLength) text = `${text.slice(0, Math.max(0, maxLength - 1)).replace(/&[#a-zA-Z0-9]*$|[\ud800-\udbff]$/, '')}…`;

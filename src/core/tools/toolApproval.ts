@@ -18,6 +18,11 @@
  * callers: `server/*` allows every tool of that server, `server/tool` that exact name; each entry is
  * bound on first use to the program the name ran then (and `server/tool` to the tool's definition), so
  * a later program under the name asks. `trustedServers` lets `readOnlyHint` count, bound the same way.
+ *
+ * Sampling is consent of the same kind: "always allow this server to use a language model" is a record
+ * of kind `sampling` bound to the program like the others, and the `mcpHost.sampling` policy "allow"
+ * (the user's settings, by name) counts for user-declared servers only, bound to the program the name
+ * ran when first used, in a binding of its own (an "always" given to tools does not move it).
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -28,6 +33,8 @@ export interface ApprovalSettings {
   readonly trustedServers: readonly string[];
   /** Tools of a user-declared server running in the OS sandbox need no confirmation (off unless the user says so). */
   readonly autoApproveSandboxed?: boolean;
+  /** Server names whose own `mcpHost.sampling` entry has policy "allow" (bound to their program when the settings are read). */
+  readonly samplingAllowed?: readonly string[];
 }
 
 /** Where a server was declared (VS Code: user settings, the workspace, a folder of it). */
@@ -59,10 +66,10 @@ export interface ApprovalStorage {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-export type ApprovalKind = 'tool' | 'server' | 'resources';
+export type ApprovalKind = 'tool' | 'server' | 'resources' | 'sampling';
 
 export interface StoredApproval {
-  /** `tool`: one tool; `server`: every tool of the server; `resources`: models may read its resources. */
+  /** `tool`: one tool; `server`: every tool of the server; `resources`: models may read its resources; `sampling`: it may use a language model unasked. */
   readonly kind: ApprovalKind;
   readonly server: string;
   readonly scope: ServerScope;
@@ -81,6 +88,9 @@ export interface StoredApproval {
 }
 
 export type ApprovalReason = 'tool' | 'server' | 'readOnly' | 'sandboxed';
+
+/** Why a sampling request needs no confirmation: the user's "always" for this program, or the settings' policy "allow" given to it. */
+export type SamplingApproval = { readonly approvedBy?: 'granted' | 'settings'; readonly programChanged?: boolean };
 
 export interface ApprovalCheck {
   /** Why no confirmation is needed; `undefined` = ask. */
@@ -101,6 +111,8 @@ export interface DeclaredProgram {
 const APPROVALS_KEY = 'mcpHost.approvals.v2';
 const LEGACY_KEYS = ['mcpHost.approvals', 'mcpHost.approvals.settingBindings'];
 const BINDINGS_KEY = 'mcpHost.approvals.settingBindings.v2';
+/** Where `mcpHost.sampling` names with policy "allow" are bound to programs (`server` → program). */
+const SAMPLING_BINDINGS_KEY = 'mcpHost.approvals.samplingBindings.v1';
 
 /** What the settings entries were bound to on first use: `server` → program, `server/tool` → program and definition. */
 type Bindings = Record<string, { readonly program: string; readonly definition?: string }>;
@@ -203,6 +215,26 @@ export class ToolApprovals {
 
   grantResources(target: ApprovalTarget): Promise<void> { return this.add({ ...target, caller: 'model' }, { kind: 'resources' }); }
 
+  /**
+   * Whether `target` may send sampling requests unasked. `settingsAllow`: the user's `mcpHost.sampling`
+   * says "allow" for this name (or for every server); it counts for a user declaration only, and only
+   * for the program the name was bound to when the settings were first read or used.
+   */
+  async checkSampling(target: ApprovalTarget, settingsAllow: boolean): Promise<SamplingApproval> {
+    if (!target.scope || !target.program) return {};
+    if (this.mine({ ...target, caller: 'model' }).some(a => a.kind === 'sampling')) return { approvedBy: 'granted' };
+    if (!settingsAllow || target.scope !== 'user') return {};
+    const bindings: Bindings = { ...readBindings(this.storage.user, SAMPLING_BINDINGS_KEY) };
+    if (bindings[target.server] === undefined) {
+      bindings[target.server] = { program: target.program };
+      await this.storage.user.update(SAMPLING_BINDINGS_KEY, bindings);
+    }
+    return bindings[target.server].program === target.program ? { approvedBy: 'settings' } : { programChanged: true };
+  }
+
+  /** Remembers "always allow sampling" for the program `target` runs now. */
+  grantSampling(target: ApprovalTarget): Promise<void> { return this.add({ ...target, caller: 'model' }, { kind: 'sampling' }); }
+
   /** Every stored approval, user store first. */
   all(): StoredApproval[] {
     const workspace = this.storage.workspace === this.storage.user ? [] : valid(this.storage.workspace.get<unknown>(APPROVALS_KEY));
@@ -244,19 +276,25 @@ export class ToolApprovals {
     // Server and tool names may both hold a '/': every prefix before one is a candidate server name.
     const prefixes = (p: string) => [...p.matchAll(/\//g)].map(m => p.slice(0, m.index));
     const names = new Set([...settings.autoApprove.flatMap(prefixes), ...settings.trustedServers]);
-    const bindings: Bindings = { ...readBindings(this.storage.user) };
+    await this.bindNames(BINDINGS_KEY, names, declared);
+    await this.bindNames(SAMPLING_BINDINGS_KEY, new Set(settings.samplingAllowed ?? []), declared);
+  }
+
+  private async bindNames(key: string, names: ReadonlySet<string>, declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined): Promise<void> {
+    const bindings: Bindings = { ...readBindings(this.storage.user, key) };
     let dirty = false;
     for (const name of names) {
       const now = name && name !== '*' ? declared(name, 'user') : undefined;
       if (now && bindings[name] === undefined) { bindings[name] = { program: now.program }; dirty = true; }
     }
-    if (dirty) await this.storage.user.update(BINDINGS_KEY, bindings);
+    if (dirty) await this.storage.user.update(key, bindings);
   }
 
   /** Forgets every approval of both stores, and the programs and definitions `tools.autoApprove` entries were bound to. */
   async revokeAll(): Promise<void> {
     await this.storage.user.update(APPROVALS_KEY, undefined);
     await this.storage.user.update(BINDINGS_KEY, undefined);
+    await this.storage.user.update(SAMPLING_BINDINGS_KEY, undefined);
     await this.storage.workspace.update(APPROVALS_KEY, undefined);
   }
 
@@ -279,8 +317,8 @@ function same(a: StoredApproval, b: StoredApproval): boolean {
   return a.kind === b.kind && a.server === b.server && a.scope === b.scope && a.program === b.program && a.workspace === b.workspace && a.caller === b.caller && a.tool === b.tool;
 }
 
-function readBindings(storage: ApprovalStorage): Bindings {
-  const raw = storage.get<unknown>(BINDINGS_KEY);
+function readBindings(storage: ApprovalStorage, key = BINDINGS_KEY): Bindings {
+  const raw = storage.get<unknown>(key);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
   return Object.fromEntries(Object.entries(raw).filter(([, b]) => !!b && typeof b === 'object' && typeof (b as { program?: unknown }).program === 'string'
     && ['string', 'undefined'].includes(typeof (b as { definition?: unknown }).definition))) as Bindings;
@@ -292,13 +330,13 @@ function valid(raw: unknown): StoredApproval[] {
   return raw.filter((a): a is StoredApproval => {
     if (!a || typeof a !== 'object') return false;
     const r = a as Record<string, unknown>;
-    return ['tool', 'server', 'resources'].includes(r.kind as string)
+    return ['tool', 'server', 'resources', 'sampling'].includes(r.kind as string)
       && typeof r.server === 'string'
       && ['user', 'workspace', 'folder'].includes(r.scope as string)
       && typeof r.program === 'string' && r.program !== ''
       && (r.workspace === undefined || typeof r.workspace === 'string')
       && (r.caller === undefined || r.caller === 'app')
       && (r.kind !== 'tool' || (typeof r.tool === 'string' && typeof r.definition === 'string'))
-      && (r.kind !== 'resources' || r.caller === undefined);
+      && ((r.kind !== 'resources' && r.kind !== 'sampling') || r.caller === undefined);
   });
 }

@@ -4,6 +4,7 @@
  * `structuredContent` as JSON when the tool declares an `outputSchema`.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { modelText } from '../text/modelBlock';
 
 export type ToolResultPart =
   | { readonly kind: 'text'; readonly text: string }
@@ -35,14 +36,16 @@ export function toolResultParts(result: CallToolResult, tool?: Tool): ToolResult
 /**
  * The model's view of a result: one text per part, so `structuredContent` stays a part of its own
  * next to the content blocks; an error result starts with a part that says so (for models that do
- * not read the result's `isError`).
+ * not read the result's `isError`). Each text passes {@link modelText}: the content stays, but no
+ * control, escape or invisible character, nor a tag that would end or forge one of the host's blocks.
  */
 export function toolResultTexts(parts: readonly ToolResultPart[], isError: boolean | undefined): string[] {
+  // Everything here is the server's text (a MIME type and a URI too): cleaned as every model-facing text is.
   const texts = parts.map(p => {
     switch (p.kind) {
-      case 'text': return p.text;
-      case 'data': return `[${p.what} ${p.mimeType}, ${Math.round(p.base64.length * 3 / 4)} bytes]`;
-      case 'reference': return `[resource ${p.name ? `${p.name} ` : ''}${p.uri}${p.mimeType ? ` (${p.mimeType})` : ''}]${p.text ? `\n${p.text}` : ''}`;
+      case 'text': return modelText(p.text);
+      case 'data': return modelText(`[${p.what} ${p.mimeType}, ${Math.round(p.base64.length * 3 / 4)} bytes]`);
+      case 'reference': return modelText(`[resource ${p.name ? `${p.name} ` : ''}${p.uri}${p.mimeType ? ` (${p.mimeType})` : ''}]${p.text ? `\n${p.text}` : ''}`);
     }
   });
   const body = texts.join('') ? texts : ['(no content)'];

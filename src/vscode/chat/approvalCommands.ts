@@ -28,6 +28,7 @@ function describe(a: StoredApproval): string {
     case 'tool': return vscode.l10n.t('Tool "{0}" of "{1}"', pickText(a.tool ?? '', 100), server);
     case 'server': return vscode.l10n.t('Every tool of "{0}"', server);
     case 'resources': return vscode.l10n.t('Reading resources of "{0}"', server);
+    case 'sampling': return vscode.l10n.t('Language model requests (sampling) of "{0}"', server);
   }
 }
 

@@ -5,11 +5,13 @@
  * core/tools/toolApproval.ts), stored in globalState for servers the user declared and in
  * workspaceState for the workspace's own, bound to the declaration scope the host controller reports
  * for the server right now and to the program that declaration runs; records of declarations that
- * are gone or changed program are deleted whenever the servers setting changes.
+ * are gone or changed program are deleted whenever the servers setting changes. Sampling's standing
+ * permission ("always allow", the settings' policy "allow") is bound the same way ({@link sampling}).
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { ToolApprovals, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
+import type { SamplingGrants } from '../../core/sampling';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
@@ -30,7 +32,7 @@ export class ToolConsent implements vscode.Disposable {
   ) {
     this.approvals = new ToolApprovals({ user: state.globalState, workspace: state.workspaceState });
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(e => {
-      if (['servers', 'tools.autoApprove', 'trustedServers'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
+      if (['servers', 'tools.autoApprove', 'trustedServers', 'sampling'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
     }));
     void this.prune();
   }
@@ -66,6 +68,12 @@ export class ToolConsent implements vscode.Disposable {
     if (decision === 'server') await this.approvals.grantResources(target);
     return decision !== 'deny';
   }
+
+  /** Sampling's standing permission for the sampling service, bound to the program behind the name. */
+  readonly sampling: SamplingGrants = {
+    check: (server, settingsAllow) => this.approvals.checkSampling(this.target(server.name), settingsAllow),
+    grant: server => this.approvals.grantSampling(this.target(server.name)),
+  };
 
   dispose(): void {
     this.snapshots.dispose();

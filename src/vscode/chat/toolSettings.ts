@@ -4,11 +4,15 @@
  */
 import * as vscode from 'vscode';
 import { matchesToolPattern, parseToolSets, type ApprovalSettings, type ToolSets } from '../../core';
+import { readSamplingSettings } from '../sampling/samplingSettings';
 import { SECTION } from '../config';
 import { readSetting, readStrings as list, readUserValue } from '../settingsReader';
 
 export function approvalSettings(): ApprovalSettings {
-  return { autoApprove: list('tools.autoApprove'), trustedServers: list('trustedServers'), autoApproveSandboxed: readSetting('sandbox.autoApproveTools') === true };
+  return {
+    autoApprove: list('tools.autoApprove'), trustedServers: list('trustedServers'), autoApproveSandboxed: readSetting('sandbox.autoApproveTools') === true,
+    samplingAllowed: readSamplingSettings().allowedServers,
+  };
 }
 
 /** Whether a tool may be offered; pass `disabled` (from {@link disabledPatterns}) when checking many tools. */

@@ -5,12 +5,18 @@
  * `readFile` that VS Code sends together and every content of a multi-content result. Results of
  * resources open in a tab are kept (pinned) until the server says they changed
  * (`notifications/resources/updated`) or restarts; then `onDidChangeFile` makes VS Code re-read.
+ * Only URIs this window minted are served (see resourceUri.ts): another extension cannot read a
+ * server's resources by writing a URI itself.
  */
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { CONNECTION_CLOSED, isResourceNotFound, ServerError, type McpHost } from '../../core';
 import { contentBytes } from './contents';
 import { decodeResourcePath, encodeResourcePath, RESOURCE_SCHEME, resourceKey, type ResourceRef } from './resourceUri';
+
+/** The window's key for the URIs' tokens: random per activation, never handed out. */
+const WINDOW_KEY = randomBytes(32);
 
 /** How long an unpinned read result answers repeated stats/reads (VS Code stats before and after reading). */
 const UNPINNED_TTL_MS = 3000;
@@ -127,8 +133,9 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   // ---- FileSystemProvider ---------------------------------------------------------------------
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const ref = decodeResourcePath(uri.path);
-    if (!ref) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    const ref = decodeResourceUri(uri);
+    if (!ref && (uri.path === '/' || uri.path === '')) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
+    if (!ref) throw notMinted(uri);
     const bytes = await this.bytes(ref);
     const entry = this.entry(resourceKey(ref.server, ref.uri));
     entry.uris.set(uri.toString(), uri);
@@ -136,8 +143,8 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const ref = decodeResourcePath(uri.path);
-    if (!ref) throw vscode.FileSystemError.FileIsADirectory(uri);
+    const ref = decodeResourceUri(uri);
+    if (!ref) throw notMinted(uri);
     const bytes = await this.bytes(ref);
     this.entry(resourceKey(ref.server, ref.uri)).uris.set(uri.toString(), uri);
     return bytes;
@@ -174,7 +181,16 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
 
 /** The `mcp-host-resource:` URI alone (tree items use it for their file icon; nothing is remembered). */
 export function resourceFileUri(server: string, uri: string, part: number, fileName: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: encodeResourcePath({ server, uri, part }, fileName) });
+  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: encodeResourcePath({ server, uri, part }, fileName, WINDOW_KEY) });
+}
+
+/** The resource an `mcp-host-resource:` URI minted in this window names; undefined for any other URI. */
+export function decodeResourceUri(uri: vscode.Uri): ResourceRef | undefined {
+  return uri.scheme === RESOURCE_SCHEME ? decodeResourcePath(uri.path, WINDOW_KEY) : undefined;
+}
+
+function notMinted(uri: vscode.Uri): vscode.FileSystemError {
+  return vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} was not opened by MCP Host in this window: open the resource from the MCP Resources view.', uri.toString()));
 }
 
 function readOnly(): vscode.FileSystemError {

@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core';
-import type { ResourceFileSystem } from './resourceFileSystem';
-import { decodeResourcePath, RESOURCE_SCHEME, resourceKey } from './resourceUri';
+import { decodeResourceUri, type ResourceFileSystem } from './resourceFileSystem';
+import { RESOURCE_SCHEME, resourceKey } from './resourceUri';
 
 interface OpenResource { readonly server: string; readonly uri: string }
 
@@ -45,7 +45,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       for (const tab of group.tabs) {
         const uri = tabUri(tab);
         if (uri?.scheme !== RESOURCE_SCHEME) continue;
-        const ref = decodeResourcePath(uri.path);
+        const ref = decodeResourceUri(uri);
         if (ref) now.set(resourceKey(ref.server, ref.uri), { server: ref.server, uri: ref.uri });
       }
     }

@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { SamplingHandler } from '../../core';
-import { SamplingLog, SamplingService } from '../../core/sampling';
+import { SamplingLog, SamplingService, type SamplingGrants } from '../../core/sampling';
 import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import { LanguageModelPort } from './languageModelPort';
 import { SamplingDocuments } from './samplingDocuments';
 import { SamplingPrompts } from './samplingPrompts';
-import { openSamplingSettings, readSamplingSettings, saveAllowAlways } from './samplingSettings';
+import { openSamplingSettings, readSamplingSettings } from './samplingSettings';
 
 export const SHOW_SAMPLING_LOG = 'mcpHost.showSamplingLog';
 
@@ -20,14 +20,14 @@ export class SamplingFeature implements vscode.Disposable {
   readonly handler: SamplingHandler;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(logs: ServerLogs, inputs: InputStore) {
+  constructor(logs: ServerLogs, inputs: InputStore, grants: SamplingGrants) {
     const log = new SamplingLog();
     const docs = new SamplingDocuments(log);
     this.service = new SamplingService({
       models: new LanguageModelPort(),
       ui: new SamplingPrompts(docs, server => logs.show(server)),
       settings: readSamplingSettings,
-      allowAlways: saveAllowAlways,
+      grants,
       secrets: () => inputs.values(),
       logger: server => logs.get(server),
       log,

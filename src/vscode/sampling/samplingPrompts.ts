@@ -34,7 +34,7 @@ export class SamplingPrompts implements SamplingUiPort {
       const items: ItemOf<A>[] = [
         { label: `$(close) ${vscode.l10n.t('Reject')}`, description: vscode.l10n.t('the server gets an error'), action: 'reject', picked: true, alwaysShow: true },
         { label: `$(check) ${vscode.l10n.t('Allow once')}`, action: 'once' },
-        { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', server)}`, description: vscode.l10n.t('saves policy "allow" in mcpHost.sampling'), action: 'always' },
+        { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', server)}`, description: vscode.l10n.t('this program only; MCP: Manage Tool Approvals… revokes it'), action: 'always' },
         { label: `$(edit) ${vscode.l10n.t('Edit the request…')}`, action: 'edit' },
         ...(r.candidates.length > 1 ? [{ label: `$(symbol-class) ${vscode.l10n.t('Use another model…')}`, description: model.name, action: 'model' as const }] : []),
         { label: `$(go-to-file) ${vscode.l10n.t('Show the full request')}`, action: 'show' },
@@ -43,8 +43,9 @@ export class SamplingPrompts implements SamplingUiPort {
       ];
       const choice = await pick<A>({
         title: vscode.l10n.t('MCP server "{0}" wants to use a language model (request #{1})', server, r.entryId),
-        placeholder: vscode.l10n.t('{0} ({1}) · up to {2} tokens{3} — allow, edit or reject', model.name, `${model.vendor}/${model.id}`, params.maxTokens,
-          r.redactions ? vscode.l10n.t(' · {0} secret(s) redacted', r.redactions) : ''),
+        placeholder: (r.programChanged ? `${vscode.l10n.t('mcpHost.sampling allows "{0}", but for the program that was declared under that name before, not this one.', server)} ` : '')
+          + vscode.l10n.t('{0} ({1}) · up to {2} tokens{3} — allow, edit or reject', model.name, `${model.vendor}/${model.id}`, params.maxTokens,
+            r.redactions ? vscode.l10n.t(' · {0} secret(s) redacted', r.redactions) : ''),
         items,
         keepActive: true,
       }, signal);
