@@ -49,6 +49,19 @@ describe('servers from settings', function () {
     assert.doesNotMatch(String((resourceItem.tooltip as vscode.MarkdownString).value), /[\u001b\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it('a server cannot draw icons in its row\'s tooltip: $(icon) in its instructions is shown literally', async () => {
+    // The tooltip renders theme icons (for MCP Host's own $(shield), $(window)); the server's words must not.
+    const a = await declareServers({ iconic: { ...nodeServer(fixture('bulky')), env: { FIXTURE_INSTRUCTIONS: '$(pass-filled) Verified by MCP Host $(shield) sandboxed\n$(x~spin) ok' } } });
+    await waitState(a.host.require('iconic'), 'running');
+    const item = (await serverItems(a)).find(i => i.label === 'iconic')!;
+    assert.match(item.tooltip, /Verified by MCP Host/);
+    // What VS Code's Markdown renderer does to the source before it draws icons in the text: it keeps an
+    // escaped \$(icon) escaped, then Markdown removes the backslash of every other escape.
+    const text = item.tooltip.replace(/\\\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, m => `\\${m}`).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    assert.deepEqual(text.match(/(?<!\\)\$\([a-z0-9-]+(?:~[a-z0-9-]*)?\)/gi), null, 'an icon of the server would be drawn');
+    assert.match(text, /\\\$\(pass-filled\) Verified/, 'shown as text');
+  });
+
   it('restarts only the server whose declaration changed', async () => {
     const a = await declareServers({ one: nodeServer(fixture('crashing')), two: nodeServer(fixture('crashing')) });
     await waitState(a.host.require('one'), 'running');

@@ -4,8 +4,8 @@
  * on screen: a harmless first line over 400 blank-looking lines hides the real request. So a message
  * is refused unless it is short enough to read at a glance (lines and characters, after cleaning and
  * collapsing runs of spaces), and nothing in it may act as more than text once sent: the chat reads
- * `#file:…`/`#tool` as attachments and tools, `@name` as a participant and a leading `/name` as a
- * command or prompt file — the app chose none of them for the user, so their leaders become
+ * `#file:…`/`#tool` as attachments and tools, `@name` as a participant and `/name` as a command or
+ * prompt file (at the start of the input, and, in the chat's own parser, after any line break or space) — the app chose none of them for the user, so their leaders become
  * look-alike full-width characters the chat does not parse, and the user is told.
  */
 import type { ContentBlock } from '@modelcontextprotocol/client';
@@ -21,8 +21,9 @@ export type AppChatMessage =
   | { readonly refused: string };
 
 const NAME = String.raw`[\p{L}\p{N}_.:-]`;
-// `#` before a name anywhere in a word (prompt-file syntax needs no space before it), `@` at the start
-// of a word, `/` at the start of the message (the only place the chat reads a command).
+// `#` before a name anywhere in a word (prompt-file syntax needs no space before it); `@` and `/` at the
+// start of every word, on every line: a message is short, and which positions the chat reads as a
+// participant or a command is the chat's choice (and changes between versions), not ours to guess.
 const HASH = new RegExp(`#(?=${NAME})`, 'gu');
 const AT = new RegExp(`^@(?=${NAME})`, 'u');
 const SLASH = new RegExp(`^/(?=${NAME})`, 'u');
@@ -39,11 +40,8 @@ export function appChatMessage(content: readonly ContentBlock[] | unknown): AppC
   if (lines > MAX_APP_MESSAGE_LINES) return { refused: tooLong(lines, 'lines') };
   if (text.length > MAX_APP_MESSAGE_CHARS) return { refused: tooLong(text.length, 'characters') };
   const neutralised: string[] = [];
-  let first = true;
   const inert = text.replace(/\S+/g, word => {
-    let out = word.replace(HASH, '\uff03').replace(AT, '\uff20');
-    if (first) out = out.replace(SLASH, '\uff0f');
-    first = false;
+    const out = word.replace(HASH, '\uff03').replace(AT, '\uff20').replace(SLASH, '\uff0f');
     if (out !== word) neutralised.push(word);
     return out;
   });

@@ -15,6 +15,7 @@ import { saveAppDownloads } from './appDownload';
 import { openAppLink } from './linkConsent';
 import type { AppBridgeLike as AppBridge, McpUiDisplayMode, McpUiHostContext } from './bridgeTypes';
 import { WebviewTransport, type HostReport, type ViolationReport } from './webviewTransport';
+import { pickText } from '../pickText';
 import { readSetting } from '../settingsReader';
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
@@ -233,7 +234,8 @@ export class AppPanel implements vscode.Disposable {
 
   private appError(message: string): void {
     this.log.error(`MCP App: ${message}`);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('$(warning) The app of MCP server "{0}" failed: {1}', this.server, message), 10_000);
+    // The status bar renders `$(icon)`: the name and the message (the app's and server's words) show it literally.
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('$(warning) The app of MCP server "{0}" failed: {1}', pickText(this.server, 100), pickText(message, 300)), 10_000);
   }
 
   dispose(): void {

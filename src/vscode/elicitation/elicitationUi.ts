@@ -11,6 +11,7 @@ import {
   type ElicitationCompletion, type ElicitationHandler, type McpHost, type ServerRef, type TrackedElicitation, type UrlReview,
 } from '../../core';
 import { MultiStepInput, type InputStep } from '../multiStepInput';
+import { pickText } from '../pickText';
 import { openUrlForServer, refusalMessage } from '../safeUrl';
 import { runFormFlow } from './formFlow';
 import { oneLine, serverLabel } from './labels';
@@ -171,7 +172,7 @@ export class ElicitationUi implements vscode.Disposable {
       tracked.dispose();
       this.waits.delete(key);
       this.options.log(server.name).info(tracked.isDone ? `Elicitation ${elicitationId} completed` : `Stopped waiting for elicitation ${elicitationId} to complete`);
-      if (tracked.isDone) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) MCP server "{0}": finished in the browser', serverLabel(server)), 5000);
+      if (tracked.isDone) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) MCP server "{0}": finished in the browser', pickText(serverLabel(server), 200)), 5000);
     });
   }
 

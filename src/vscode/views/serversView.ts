@@ -132,7 +132,7 @@ function tooltip(conn: ServerConnection, scope: string | undefined): vscode.Mark
   md.appendMarkdown('\n\n');
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
-  const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => `\`${label(t.name).replace(/`/g, "'")}\``);
+  const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => escape(label(t.name)));
   if (withApps.length) md.appendMarkdown(`$(window) ${vscode.l10n.t('Tools with an app: {0}', withApps.slice(0, 20).join(', ') + (withApps.length > 20 ? ', …' : ''))}\n\n`);
   if (conn.instructions) md.appendMarkdown(`---\n\n${escape(plainText(conn.instructions, { maxLength: 1500 }))}`);
   return md;
@@ -141,4 +141,19 @@ function tooltip(conn: ServerConnection, scope: string | undefined): vscode.Mark
 /** Server-provided text on one line, without escapes, controls or bidi characters. */
 function label(s: string): string { return plainText(s, { singleLine: true, maxLength: 200 }); }
 
-function escape(s: string): string { return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&'); }
+/**
+ * Server text in the tooltip, shown literally: Markdown syntax escaped, and `$(icon)` syntax (the tooltip
+ * renders theme icons for our own) written `\$(icon)`, the one form VS Code's renderer leaves as text —
+ * escaping its parentheses instead would let Markdown unescape them into an icon again.
+ */
+function escape(s: string): string {
+  let out = '', last = 0;
+  for (const m of s.matchAll(ICON)) {
+    out += markdown(s.slice(last, m.index)) + `\\$(${m[1]})`;
+    last = m.index + m[0].length;
+  }
+  return out + markdown(s.slice(last));
+}
+
+const ICON = /\$\(([A-Za-z0-9-]+(?:~[A-Za-z0-9-]*)?)\)/g;
+function markdown(s: string): string { return s.replace(/[\\`*_{}[\]()#+\-.!|<>$~]/g, '\\$&'); }
