@@ -59,6 +59,11 @@ export interface McpCallOptions {
 export interface McpHostApi {
   /** 2 since the façade replaced direct access to the core (`host`, views, `reload`, `logUri` and `testing` are gone). */
   readonly version: 2;
+  /**
+   * Every declared server (disabled ones `stopped`), also right after `activate()`: until the host has loaded
+   * (a fraction of a second) each enabled server is listed as `starting`; `onDidChangeServers` then fires with
+   * the host's list, and `onDidChangeServerState` with each change from there.
+   */
   listServers(): McpServerSummary[];
   /** Tools of running servers that {@link callTool} accepts (not disabled, not app-only, server not excluded); `server` narrows to one server. */
   listTools(server?: string): { server: string; tool: Tool }[];
