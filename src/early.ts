@@ -6,6 +6,7 @@
  * bundle evaluates the SDK's schemas; the host then takes each process over (core/connection/earlyProcesses.ts).
  */
 import { EarlyProcesses, startEarlyProcesses } from './core/connection/earlyProcesses';
+import { parseServers } from './core/config/parse';
 import { keepLedgerIn, sweepLeftovers } from './core/connection/processLedger';
 import { readServers } from './vscode/config';
 import { sandboxAll } from './vscode/sandbox';
@@ -19,6 +20,9 @@ export const start: EarlyBundle['start'] = ledgerDir => {
     keepLedgerIn(ledgerDir);
   }
   const processes = new EarlyProcesses();
-  const ready = startEarlyProcesses(readServers().allowed, variableContext(), sandboxAll(), processes);
-  return { processes, ready };
+  const { allowed } = readServers();
+  const ready = startEarlyProcesses(allowed, variableContext(), sandboxAll(), processes);
+  // What the API lists until the host has loaded: the servers the host's apply() will create, in order.
+  const declared = parseServers(allowed).servers.map(d => ({ name: d.name, transport: d.type, disabled: d.disabled === true }));
+  return { processes, ready, declared };
 };

@@ -51,7 +51,12 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   }, PARTICIPANT_ID);
   context.subscriptions.push(contributions);
   const activationMs = evaluationMs + (performance.now() - activateStart);
-  const lazy = createLazyApi(() => load(), activationMs);
+  // A caller of listServers() right after activate() gets the declared servers: asking starts the early
+  // bundle (synchronously: it reads the settings before it spawns anything), which the host takes over.
+  const lazy = createLazyApi(() => load(), activationMs, () => {
+    load().catch(() => undefined); // reported where activation starts the load
+    return early && 'declared' in early ? early.declared : undefined;
+  });
   // The servers start as soon as activation is over.
   setImmediate(() => {
     load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));

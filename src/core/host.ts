@@ -70,8 +70,10 @@ export class McpHost extends Disposable {
   /**
    * Applies the raw servers setting. Unchanged servers keep running; changed ones restart; removed
    * ones stop; servers waiting for Workspace Trust try again; broken ones are reported in `problems`
-   * and do not stop the others. Servers start in
-   * parallel and in the background: the returned promise resolves once all starts have settled.
+   * and do not stop the others. Servers start in parallel and in the background: the returned promise
+   * resolves once all starts have settled — each server `running`, `error` (also one the host stopped
+   * itself, e.g. for its budget), `stopped`, or `starting` only when its start crashed and an automatic
+   * restart is scheduled (its message says when).
    */
   async apply(raw: unknown): Promise<ApplyResult> {
     const { servers, problems } = parseServers(raw);

@@ -95,5 +95,20 @@ export const runs = [
       },
     },
   },
+  // Popular servers from npm as their users run them (issue 30): Playwright MCP with Debian's Chromium from
+  // @mcp, the cyanheads Git server from agent mode, the system-monitor MCP App, whose painting the UI suite
+  // (test/ui-popular) checks inside the webview. The same hand-over folder as 'workbench'. Another extension
+  // (test/fixtures/api-first-call) activates MCP Host at startup and lists the servers declared here at once.
+  {
+    name: 'popular', dir: 'popular', ui: 'test/ui-popular', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, timeoutMs: 420_000,
+    fixtureExtensions: [path.join(REPO, 'test/fixtures/lm-extension'), path.join(REPO, 'test/fixtures/api-first-call')],
+    settings: {
+      'mcpHost.servers': {
+        everything: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
+        paused: { command: process.execPath, args: ['server.js'], disabled: true },
+        remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+      },
+    },
+  },
   // Example: { name: 'restricted', dir: 'restricted', workspaceTrust: true, settings: { 'mcpHost.x': 1 }, env: { FOO: 'bar' } },
 ];

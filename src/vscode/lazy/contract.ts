@@ -23,6 +23,15 @@ export interface EarlyStartup {
   readonly processes: EarlyProcesses;
   /** Settles once every process that could start early was spawned (no I/O is awaited before that). */
   readonly ready: Promise<void>;
+  /** The servers the host will take, as the settings declare them at activation (parsed like the host does, Workspace Trust applied). */
+  readonly declared: readonly DeclaredServer[];
+}
+
+/** What the API lists of a server before the host bundle has loaded. */
+export interface DeclaredServer {
+  readonly name: string;
+  readonly transport: 'stdio' | 'http' | 'sse';
+  readonly disabled: boolean;
 }
 
 export interface EarlyBundle {
