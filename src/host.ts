@@ -20,6 +20,7 @@ import { registerCommands } from './vscode/commands';
 import { createOAuth } from './vscode/auth';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
+import { DiscoveredServers } from './vscode/discovery/discoveredServers';
 import { InputStore } from './vscode/inputs';
 import { registerOnboarding } from './vscode/onboarding';
 import { installLinkHandler, INSTALL_LINK_PATH, registerRegistry } from './vscode/registry';
@@ -65,15 +66,20 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
+  // <user-data>/User/globalStorage/<extension id> → <user-data>/User: this editor's mcp.json, Cline's and Roo's storage.
+  const userDir = context.globalStorageUri?.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, '..', '..').fsPath : undefined;
+  const discovered = new DiscoveredServers(userDir);
   // Consent first: sampling's "always allow" is one of its approval records, bound to the program.
-  const consent = new ToolConsent(context, name => controller?.scopeOf(name), name => controller?.host.get(name)?.sandboxed ?? false);
+  const consent = new ToolConsent(context, name => controller?.scopeOf(name), name => controller?.host.get(name)?.sandboxed ?? false,
+    name => discovered.declarationOf(name), discovered.current());
   const sampling = new SamplingFeature(logs, inputs, consent.sampling);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
     earlyProcesses,
-  });
+  }, discovered);
+  context.subscriptions.push(discovered);
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));

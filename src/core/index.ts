@@ -30,6 +30,7 @@ export * from './chat';
 export * from './registry';
 export * from './bundles';
 export * from './apps';
+export * from './discovery';
 // Reading other hosts' and VS Code's declaration files, and redacting output: what the CLI (src/cli) needs.
 export { convertConfig, locateServers, type ConfigFormat } from './onboarding/importConfig';
 export { readInputList, referencedInputs } from './onboarding/inputs';

@@ -61,6 +61,8 @@ export const runs = [
       'mcpHost.chat.maxTools': 20,
       'mcpHost.toolSets': { safe: ['guarded/get-sum'] },
       'mcpHost.inputs': [{ id: 'token', type: 'promptString', description: 'Your token', password: true }],
+      // The workspace's .mcp.json is followed (test/integration/restricted/discovery.test.ts); its .cursor/mcp.json is not.
+      'mcpHost.discovery': { claudeCodeWorkspace: true },
       // The fixture workspace sets other values for these; Restricted Mode must ignore them.
       'mcpHost.autoRestart.maxRestarts': 0,
       'mcpHost.prompts.openIn': 'editor',

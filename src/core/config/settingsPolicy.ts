@@ -65,6 +65,8 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'oauth.redirect': user,
   'oauth.loopbackPort': user,
   'registry.url': user,
+  // Which other hosts' files are followed: a repository enabling one would start its own `.mcp.json`.
+  'discovery': user,
 };
 
 /** What an editor reports for one setting, scope by scope (VS Code's `inspect()`), plus every folder's own value. */

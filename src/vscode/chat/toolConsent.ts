@@ -23,13 +23,18 @@ export class ToolConsent implements vscode.Disposable {
   readonly approvals: ToolApprovals;
   private readonly snapshots = new ReadOnlySnapshots('mcp-host-consent');
   private readonly disposables: vscode.Disposable[] = [];
-  private pruning: Promise<void> = Promise.resolve();
+  private pruning: Promise<void>;
 
   constructor(
     state: { readonly globalState: vscode.Memento; readonly workspaceState: vscode.Memento },
     private readonly scopeOf: (server: string) => ServerScope | undefined,
     private readonly isSandboxed: (server: string) => boolean = () => false,
+    /** Declarations of discovered servers (mcpHost.discovery) by host name; `discoveredReady` settles once they are known. */
+    private readonly discovered: (server: string) => unknown = () => undefined,
+    discoveredReady: Promise<unknown> = Promise.resolve(),
   ) {
+    // Pruning before the discovered files are read would delete every approval of their servers.
+    this.pruning = discoveredReady.then(() => undefined, () => undefined);
     this.approvals = new ToolApprovals({ user: state.globalState, workspace: state.workspaceState });
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(e => {
       if (['servers', 'tools.autoApprove', 'trustedServers', 'sampling'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
@@ -39,13 +44,13 @@ export class ToolConsent implements vscode.Disposable {
 
   /** Deletes the approvals of declarations that are gone or run another program now, binds the names the settings allow (serialised). */
   prune(): Promise<void> {
-    this.pruning = this.pruning.then(() => this.approvals.prune(declaredProgram, workspaceIdentity(), approvalSettings())).catch(() => undefined);
+    this.pruning = this.pruning.then(() => this.approvals.prune((server, scope) => declaredProgram(server, scope, this.discovered), workspaceIdentity(), approvalSettings())).catch(() => undefined);
     return this.pruning;
   }
 
   private target(server: string, caller: ToolCaller = 'model'): ApprovalTarget {
     const scope = this.scopeOf(server);
-    const declared = scope && declaredProgram(server, scope);
+    const declared = scope && declaredProgram(server, scope, this.discovered);
     return { server, scope, program: declared?.program, workspace: declared?.workspace, sandboxed: this.isSandboxed(server), caller };
   }
 

@@ -1,30 +1,27 @@
 /**
  * Data of the Servers view, apart from the provider: one node per server, per broken declaration
- * and per server withheld by Workspace Trust. `contextValue`s are composite (`server:running`).
+ * and per server withheld by Workspace Trust, and the discovered servers under their source.
  */
-import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import type { ConfigProblem, ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
+import { isDiscovered, sourceNodes } from './discoveryNodes';
+import type { ServerNode } from './serverNode';
 
-export type ServerNode =
-  | { readonly kind: 'server'; readonly name: string; readonly conn: ServerConnection }
-  | { readonly kind: 'problem'; readonly name: string; readonly problems: readonly ConfigProblem[] }
-  | { readonly kind: 'untrusted'; readonly name: string }
-  | { readonly kind: 'prompt'; readonly name: string; readonly server: string; readonly prompt: Prompt }
-  | { readonly kind: 'tool'; readonly name: string; readonly server: string; readonly tool: Tool };
+export type { ServerNode } from './serverNode';
 
+/** Servers of MCP Host's settings at the top, sorted; then one node per enabled discovery source. */
 export function serverNodes(controller: HostController): ServerNode[] {
-  const nodes: ServerNode[] = controller.host.servers.map(conn => ({ kind: 'server', name: conn.name, conn }));
+  const nodes: ServerNode[] = controller.host.servers.filter(conn => !isDiscovered(controller, conn.name)).map(conn => ({ kind: 'server', name: conn.name, conn }));
   const byServer = new Map<string, ConfigProblem[]>();
   for (const p of controller.problems) {
-    if (p.severity !== 'error') continue;
+    if (p.severity !== 'error' || isDiscovered(controller, p.server)) continue;
     const list = byServer.get(p.server) ?? [];
     list.push(p);
     byServer.set(p.server, list);
   }
   for (const [name, problems] of byServer) nodes.push({ kind: 'problem', name, problems });
   for (const name of controller.untrusted) nodes.push({ kind: 'untrusted', name });
-  return nodes.sort((a, b) => a.name.localeCompare(b.name));
+  return [...nodes.sort((a, b) => a.name.localeCompare(b.name)), ...sourceNodes(controller)];
 }
 
 /** Children of a server: its prompts (run them from the inline button or the context menu). */

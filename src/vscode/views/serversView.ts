@@ -5,6 +5,8 @@ import type { HostController } from '../hostController';
 import { catalogCounts, promptNodes, serverNodes, toolNodes, type ServerNode } from './serversTree';
 import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
+import { discoveryTreeItem } from './discoveryItems';
+import { sourceChildren } from './discoveryNodes';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -23,13 +25,17 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
 
   getChildren(node?: ServerNode): ServerNode[] {
     if (node?.kind === 'server') return [...promptNodes(node.conn), ...toolNodes(node.conn)];
+    if (node?.kind === 'source') return sourceChildren(this.controller, node.source);
     return node ? [] : serverNodes(this.controller);
   }
 
   getTreeItem(node: ServerNode): vscode.TreeItem {
     if (node.kind === 'prompt') return promptTreeItem(node.server, node.prompt);
     if (node.kind === 'tool') return toolTreeItem(node.server, node.tool);
-    const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+    if (node.kind === 'source' || node.kind === 'withheld' || node.kind === 'sourceFile') return discoveryTreeItem(this.controller, node);
+    const origin = this.controller.discovered.originOf(node.name);
+    // A discovered server is shown by the name its file gives it, under its source's node.
+    const item = new vscode.TreeItem(origin?.name ?? node.name, vscode.TreeItemCollapsibleState.None);
     item.id = `${node.kind}:${node.name}`;
     if (node.kind === 'problem') {
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
@@ -51,7 +57,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
     item.iconPath = stateIcon(conn);
     item.description = plainText(conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn), { singleLine: true });
-    item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
+    const scope = this.controller.scopeOf(conn.name);
+    item.tooltip = tooltip(conn, origin ? origin.file : scope && `${scope} ${vscode.l10n.t('settings')}`);
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
     if (conn.catalog.get('prompts').length || conn.catalog.get('tools').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
@@ -121,14 +128,14 @@ function stateLabel(conn: ServerConnection): string {
   }
 }
 
-function tooltip(conn: ServerConnection, scope: string | undefined): vscode.MarkdownString {
+function tooltip(conn: ServerConnection, declaredIn: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const info = conn.serverInfo;
   md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('State')}: ${stateLabel(conn)}${conn.message ? ` — ${escape(plainText(conn.message))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Transport')}: ${conn.transportKind ?? conn.declaration.type}`);
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
-  if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
+  if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);
   md.appendMarkdown('\n\n');
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
