@@ -39,7 +39,7 @@ function running(pid: number): boolean {
   try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; }
 }
 
-interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null }>; tree: number[] }
+interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null; killedWatchdogs?: number[] }>; tree: number[] }
 
 /** Starts the embedded host with `servers`; resolves once every server runs, with every process it started. */
 async function startHost(servers: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Started> {
@@ -131,6 +131,29 @@ describe('lifecycle: the servers die with their host', function () {
     assert.ok(all.length >= 8, `the servers, their helpers, srt and bubblewrap run (${all.length})`);
     started.host.kill('SIGKILL');
     await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+  });
+
+  it('attacker: a server that kills its host\'s watchdog still dies with the host: a new watchdog takes over every live launch', async () => {
+    const crashing = node(fixtureServer('crashing'));
+    const started = await startHost({
+      killer: { ...crashing, env: { FIXTURE_KILL_WATCHDOG: '1', FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' } },
+      bystander: { ...crashing, env: { FIXTURE_IGNORE_EOF: '1' } },
+    });
+    const all = everything(started);
+    try {
+      const killed = started.pids.killer.killedWatchdogs ?? [];
+      assert.equal(killed.length, 1, 'the server found and killed the watchdog');
+      assert.ok(!running(killed[0]));
+      const isWatchdog = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; } };
+      const replacement = await waitFor(() => descendants(started.host.pid!).find(p => !killed.includes(p) && isWatchdog(p)), 'a new watchdog', 5000);
+      all.push(replacement);
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally {
+      // Without a watchdog nothing else would end them: a failed assertion must not leave them running.
+      started.host.kill('SIGKILL');
+      for (const pid of all) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
   });
 
   it('kill -9 of the host and its watchdog: the next activation\'s sweep ends what they left, and leaves a live host\'s servers alone', async () => {
