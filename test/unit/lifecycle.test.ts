@@ -156,6 +156,42 @@ describe('lifecycle: the servers die with their host', function () {
     }
   });
 
+  it('attacker: a watchdog stopped with SIGSTOP is replaced too, and the servers die with the host', async () => {
+    const started = await startHost({ stays: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' } } });
+    const all = everything(started);
+    try {
+      const stopped = watchdogOf(started);
+      // What a server can do as well as kill it: it runs as the same user.
+      process.kill(stopped, 'SIGSTOP');
+      const isWatchdog = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; } };
+      const replacement = await waitFor(() => descendants(started.host.pid!).find(p => p !== stopped && isWatchdog(p)), 'a new watchdog', 10_000);
+      all.push(replacement);
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally {
+      started.host.kill('SIGKILL');
+      for (const pid of all) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
+  it('attacker: a watchdog stopped with SIGSTOP is replaced too, and the servers die with the host', async () => {
+    const started = await startHost({ stays: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' } } });
+    const all = everything(started);
+    try {
+      const stopped = watchdogOf(started);
+      // What a server can do as well as kill it: it runs as the same user.
+      process.kill(stopped, 'SIGSTOP');
+      const isWatchdog = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; } };
+      const replacement = await waitFor(() => descendants(started.host.pid!).find(p => p !== stopped && isWatchdog(p)), 'a new watchdog', 10_000);
+      all.push(replacement);
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally {
+      started.host.kill('SIGKILL');
+      for (const pid of all) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
   it('kill -9 of the host and its watchdog: the next activation\'s sweep ends what they left, and leaves a live host\'s servers alone', async () => {
     const dead = await startHost(servers(), { sandbox: sandbox(), ledger: path.join(dir, 'ledger') });
     const alive = await startHost({ other: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1' } } }, { ledger: path.join(dir, 'ledger') });

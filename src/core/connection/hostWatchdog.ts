@@ -6,9 +6,10 @@
  * an extension no parent-death signal or job object; a pipe's end is the one notice every OS gives.
  * On Linux it finds the processes by their launch token (processScan.ts); elsewhere by process group
  * (macOS) or `taskkill /T` (Windows). A watchdog that dies while the host lives (a server killed it)
- * is replaced at once, and the new one is told every live launch.
+ * is replaced at once, and the new one is told every live launch; on Linux so is a stopped one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { LAUNCH_TOKEN_ENV } from './processScan';
 import { windowsSystemProgram } from './windowsCommand';
 
@@ -67,6 +68,8 @@ let watchdog: ChildProcess | undefined;
 const live = new Map<string, number>();
 let startedAt = 0;
 let respawn: NodeJS.Timeout | undefined;
+let stoppedCheck: NodeJS.Timeout | undefined;
+const STOPPED_CHECK_MS = 2000;
 /** A watchdog that dies this soon after its start (a broken runtime) is started again only after this pause. */
 const RESPAWN_PAUSE_MS = 1000;
 
@@ -90,7 +93,20 @@ function started(): ChildProcess | undefined {
   child.unref();
   (child.stdin as unknown as { unref?: () => void }).unref?.();
   for (const [token, pid] of live) child.stdin!.write(`+ ${token} ${pid}\n`);
+  if (process.platform === 'linux') stoppedCheck ??= setInterval(endStopped, STOPPED_CHECK_MS).unref();
   return child;
+}
+
+/**
+ * A watchdog stopped with SIGSTOP neither exits nor notices the host's end: one that is found stopped
+ * (Linux: its state in /proc) is killed, and so replaced.
+ */
+function endStopped(): void {
+  const pid = watchdog?.pid;
+  if (pid === undefined) return;
+  let state: string | undefined;
+  try { const stat = readFileSync(`/proc/${pid}/stat`, 'latin1'); state = stat[stat.lastIndexOf(')') + 2]; } catch { return; }
+  if (state === 'T' || state === 't') try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
 }
 
 /**
