@@ -25,9 +25,6 @@ export function catalogCacheKey(declaration: unknown, place: DeclarationPlace): 
 /** Bumped when the entry's shape changes: older entries are then simply missing. */
 export const CATALOG_CACHE_FORMAT = 1;
 
-/** The catalogue folder inside the extension's storage. */
-export function catalogCacheDir(storage: string): string { return path.join(storage, 'catalogs'); }
-
 export function catalogCacheFile(dir: string, key: string): string { return path.join(dir, `${key}.json`); }
 
 /** Whether an entry for `key` is on disk (the early start leaves cached on-demand servers alone). */
