@@ -172,7 +172,8 @@ describe('on-demand servers and the catalogue cache', function () {
   });
 
   it('ATTACKER: the cache holds no environment value, no input value and no result content', async () => {
-    const envSecret = 'sk-live-env-secret-1234567890';
+    // Not token-shaped (redaction's token patterns would catch an `sk-…`): only the declaration's own value names it.
+    const envSecret = 'correct-horse-battery-staple-42';
     const inputSecret = 'input-secret-value-0987654321';
     const resultText = `RESULT-CONTENT-${Math.random().toString(36).slice(2)}`;
     const decl = { ...node(fixtureServer('catalogued'), marker()), env: { FIXTURE_LEAK: envSecret, FIXTURE_LEAK_INPUT: '${input:token}', FIXTURE_RESULT: resultText } };
