@@ -5,8 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { EarlyOutcome, HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
-import { ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
+import { catalogDir, ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { keepLedgerIn } from './core/connection/processLedger';
+import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
 import { registerLanguageModelTools } from './vscode/chat/lmTools';
@@ -78,6 +79,11 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
     earlyProcesses,
+    // In the extension's own storage, never a folder a workspace controls; the scope keeps a workspace's declaration apart from the user's.
+    catalogCache: context.globalStorageUri && {
+      dir: catalogDir(context.globalStorageUri.fsPath),
+      place: name => ({ scope: controller?.scopeOf(name) ?? 'workspace', workspace: workspaceIdentity() }),
+    },
   }, discovered);
   context.subscriptions.push(discovered);
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);

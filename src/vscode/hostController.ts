@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
-import { readSetting } from './settingsReader';
+import { readAutostart, readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { WorkspaceRoots } from './roots';
@@ -24,7 +24,7 @@ export class HostController extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses'>> = {}, private readonly discovery?: DiscoveryFeed) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache'>> = {}, private readonly discovery?: DiscoveryFeed) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
@@ -50,6 +50,10 @@ export class HostController extends Disposable {
         baseDelayMs: clamp((readSetting<number>('autoRestart.initialDelay') ?? 1) * 1000, 50, 60_000),
       }),
       defaultTimeoutMs: clamp(readSetting<number>('requestTimeout') ?? 60, 1, 3600) * 1000,
+      autostart: {
+        autostart: readAutostart,
+        idleStopMs: () => clamp(readSetting<number>('idleStop') ?? 0, 0, 1440) * 60_000,
+      },
     });
     this._register(this.host);
     this._register(this.host.onDidChangeServers(() => this._onDidChange.fire()));
@@ -60,7 +64,7 @@ export class HostController extends Disposable {
       if (e.state === 'error' && e.previous !== 'error' && !e.needsSignIn) this.notifyError(e.server, e.message ?? vscode.l10n.t('failed'));
     }));
     this._register(vscode.workspace.onDidChangeConfiguration(e => {
-      if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();
+      if (['servers', 'autostart', 'idleStop'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.reload();
       // A sandbox's rules are fixed when it starts; autoApproveTools is read per call and needs no restart.
       else if (['all', 'allowedDomains', 'allowUnsandboxed', 'runtimePath'].some(k => e.affectsConfiguration(`${SECTION}.sandbox.${k}`))) void this.restartLocalServers();
     }));

@@ -36,7 +36,8 @@ export const runs = [
   // A window reload (Playwright reloads the page): the workbench starts a new extension host, which runs the
   // test entry again; test/integration/reload registers the checks of the second load (an OAuth sign-in
   // that must survive the reload through SecretStorage). The same hand-over folder as 'workbench'.
-  { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000 },
+  // The default `mcpHost.autostart` (onDemand), which BASE_SETTINGS sets to `always` for the other runs: the catalogue cache survives the reload.
+  { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000, settings: { 'mcpHost.autostart': 'onDemand' } },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the

@@ -40,6 +40,10 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'autoRestart.maxRestarts': { kind: 'min', floor: 0 },
   'autoRestart.initialDelay': { kind: 'max', floor: 0.05 },
   'requestTimeout': { kind: 'min', floor: 1 },
+  // A workspace may make servers start less, never more (a user's `never` stays never).
+  'autostart': { kind: 'stricter', order: ['always', 'onDemand', 'never'] },
+  // Stopping the user's servers (and their state) is the user's choice.
+  'idleStop': user,
   // The editor is the stricter target: nothing is put into the chat input.
   'prompts.openIn': { kind: 'stricter', order: ['chat', 'editor'] },
   'tools.autoApprove': user,

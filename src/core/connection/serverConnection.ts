@@ -186,7 +186,7 @@ export class ServerConnection extends ConnectionRequests {
 
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
-    this.restartPolicy.reset();
+    this.restartPolicy.reset(); this.awake();
     // A start of the user's (a restart after editing the server, a sign-in) wants fresh answers.
     this.cache.clear();
     this.setState('starting');
@@ -194,7 +194,7 @@ export class ServerConnection extends ConnectionRequests {
   }
 
   async stop(): Promise<void> {
-    this._trustRequirements = [];
+    this._trustRequirements = []; this.awake();
     this.cache.clear();
     // Only if no start came in meanwhile: a restart right after a stop must not be shown as stopped.
     await this.end(() => this.setState('stopped'));

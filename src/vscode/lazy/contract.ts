@@ -35,12 +35,18 @@ export interface DeclaredServer {
 }
 
 export interface EarlyBundle {
-  /** `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left. */
-  start(ledgerDir?: string): EarlyStartup;
+  /**
+   * `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left.
+   * `catalogDir`: the catalogue cache; an on-demand server with an entry there is not started early.
+   */
+  start(ledgerDir?: string, catalogDir?: string): EarlyStartup;
 }
 
 /** The launch ledger's folder under the extension's global storage (core/connection/processLedger.ts). */
 export function ledgerDir(globalStorage: string): string { return `${globalStorage}/launches`; }
+
+/** The catalogue cache's folder under the extension's global storage (core/catalog/catalogCache.ts). */
+export function catalogDir(globalStorage: string): string { return `${globalStorage}/catalogs`; }
 
 /** What the host gets of the early start: the processes, or why the early bundle could not run. */
 export type EarlyOutcome = EarlyStartup | { readonly error: string };

@@ -6,8 +6,8 @@ export type ServerNode =
   | { readonly kind: 'server'; readonly name: string; readonly conn: ServerConnection }
   | { readonly kind: 'problem'; readonly name: string; readonly problems: readonly ConfigProblem[] }
   | { readonly kind: 'untrusted'; readonly name: string }
-  | { readonly kind: 'prompt'; readonly name: string; readonly server: string; readonly prompt: Prompt }
-  | { readonly kind: 'tool'; readonly name: string; readonly server: string; readonly tool: Tool }
+  | { readonly kind: 'prompt'; readonly name: string; readonly server: string; readonly prompt: Prompt; readonly cached?: true }
+  | { readonly kind: 'tool'; readonly name: string; readonly server: string; readonly tool: Tool; readonly cached?: true }
   /** One enabled `mcpHost.discovery` source; `name` is its label. */
   | { readonly kind: 'source'; readonly name: string; readonly source: DiscoverySource }
   /** A discovered server that does not run here, and why; `name` is its host name (`<name>@<source>`). */
