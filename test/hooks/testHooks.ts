@@ -30,6 +30,9 @@ export interface McpHostTestHooks {
   readonly elicitation: ElicitationUi;
   /** MCP Apps: the open panels (their documents, policies and webview HTML). */
   readonly apps: AppsFeature;
+  /** This window's gateway (started on first use) and the MCP server definitions VS Code's chat gets. */
+  readonly gateway: BuiltHost['gateway'];
+  readonly native: BuiltHost['native'];
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];
   /**
@@ -40,7 +43,7 @@ export interface McpHostTestHooks {
 }
 
 export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: McpHostTestHooks['startup']): McpHostTestHooks {
-  const { controller, serversProvider, resources, elicitation, sampling, apps } = built;
+  const { controller, serversProvider, resources, elicitation, sampling, apps, gateway, native } = built;
   return {
     host: controller.host,
     logUri: logUri.toString(),
@@ -50,6 +53,8 @@ export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: M
     quickInput: quickInputProbe,
     elicitation,
     apps,
+    gateway,
+    native,
     samplingLogEntries: () => JSON.parse(JSON.stringify(sampling.service.log.entries)) as SamplingLogEntry[],
     startup,
   };

@@ -5,6 +5,7 @@ import type { HostController } from '../hostController';
 import { catalogCounts, promptNodes, serverNodes, toolNodes, type ServerNode } from './serversTree';
 import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
+import type { OfferLines } from '../native/offeredIn';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -12,13 +13,15 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   private readonly subscription: vscode.Disposable;
   private refreshTimer?: NodeJS.Timeout;
 
-  constructor(private readonly controller: HostController) {
+  constructor(private readonly controller: HostController, private readonly offers?: OfferLines) {
     // Coalesce bursts (catalog refreshes of many servers) into one repaint.
-    const sub = controller.onDidChange(() => {
+    const repaint = () => {
       clearTimeout(this.refreshTimer);
       this.refreshTimer = setTimeout(() => this._onDidChangeTreeData.fire(), 30);
-    });
-    this.subscription = { dispose: () => sub.dispose() };
+    };
+    const sub = controller.onDidChange(repaint);
+    const offered = offers?.onDidChange(repaint);
+    this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); } };
   }
 
   getChildren(node?: ServerNode): ServerNode[] {
@@ -51,7 +54,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
     item.iconPath = stateIcon(conn);
     item.description = plainText(conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn), { singleLine: true });
-    item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
+    item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name), this.offers?.line(conn));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
     if (conn.catalog.get('prompts').length || conn.catalog.get('tools').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
@@ -121,7 +124,7 @@ function stateLabel(conn: ServerConnection): string {
   }
 }
 
-function tooltip(conn: ServerConnection, scope: string | undefined): vscode.MarkdownString {
+function tooltip(conn: ServerConnection, scope: string | undefined, offered: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const info = conn.serverInfo;
   md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
@@ -130,6 +133,7 @@ function tooltip(conn: ServerConnection, scope: string | undefined): vscode.Mark
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
   md.appendMarkdown('\n\n');
+  if (offered) md.appendMarkdown(`$(comment-discussion) ${escape(offered)}\n\n`);
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
   const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => `\`${label(t.name).replace(/`/g, "'")}\``);
