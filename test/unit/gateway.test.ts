@@ -1,16 +1,11 @@
 /** The gateway serves MCP Host's servers as native MCP servers over real HTTP, to SDK clients of both eras. */
 import * as assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
-import { startGateway, type Gateway, type GatewayCall, type GatewayEndpoint, type GatewayPolicy, type McpHost } from '../../src/core';
+import type { Client, VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import { startGateway, type Gateway, type GatewayCall, type GatewayPolicy, type McpHost } from '../../src/core';
+import { connect } from './gatewayClient';
 import { createTestHost, fixtureServer, node, RecordingLogger, waitFor } from './helpers';
 
 const WINDOW = { id: 'window-1', label: 'VS Code window', kind: 'window' as const };
-
-export async function connect(endpoint: GatewayEndpoint, versionNegotiation: VersionNegotiationOptions = { mode: 'legacy' }): Promise<Client> {
-  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { versionNegotiation });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
-  return client;
-}
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).filter(c => c.type === 'text').map(c => c.text).join('\n');
 
@@ -141,5 +136,18 @@ describe('gateway', function () {
     assert.equal(approvals.length, 2);
     assert.deepEqual(gateway.agents.find(a => a.id === agent.id)?.lastCall?.tool, 'echo');
     gateway.revoke(agent.id);
+  });
+
+  it('refuses every agent call when the embedder gave no approver (consent defaults to no)', async () => {
+    const strict = await startGateway({ host, logger: new RecordingLogger() });
+    try {
+      const agent = strict.issueAgentToken('Copilot CLI', ['echo']);
+      const c = await connect({ url: `${agent.url}echo`, headers: { Authorization: `Bearer ${agent.token}` } });
+      clients.push(c);
+      const r = await c.callTool({ name: 'echo', arguments: { text: 'unasked' } });
+      assert.ok(r.isError);
+      assert.match(textOf(r), /did not allow Copilot CLI/);
+      assert.equal(strict.agents[0].lastCall, undefined, 'nothing ran');
+    } finally { strict.dispose(); }
   });
 });
