@@ -14,23 +14,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { selectItems, setSetting, waitFor } from './helpers';
 import { choose, items, nextPrompt } from './consentDriver';
 import { declareServers, fixture, nodeServer, serverItems, waitState, type TestApi } from './mcpHost';
+import { lmText as textOf, startInVsCode } from './nativeDriver';
 
 const SERVERS = ['nativeEcho', 'modern2026', 'liar'] as const;
-/** VS Code's id of a provider's server: the extension's id (lower case), `/`, the definition's label. */
-const vscodeServerId = (label: string) => `mcp-host.mcp-host/${label}`;
-/** VS Code names an MCP tool `mcp_<server name, lower case, at most 13 characters>_<tool>` (a digit after the name when taken). */
-const vscodeToolName = (server: string, tool: string) => new RegExp(`^mcp_${server.toLowerCase().slice(0, 13)}\\d*_${tool}$`);
-
-const textOf = (r: vscode.LanguageModelToolResult) => r.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 const mcpText = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).map(c => c.text ?? '').join('');
-
-/** Has VS Code's built-in host start the provider's server (what its MCP view's Start does) and returns the tool's name in vscode.lm.tools. */
-async function startInVsCode(server: string, tool: string): Promise<string> {
-  return waitFor(async () => {
-    await vscode.commands.executeCommand('workbench.mcp.startServer', vscodeServerId(server), { waitForLiveTools: true });
-    return vscode.lm.tools.find(t => vscodeToolName(server, tool).test(t.name))?.name;
-  }, 60_000, `VS Code's built-in MCP host to list ${tool} of ${server}`);
-}
 
 async function definitions(api: TestApi): Promise<vscode.McpHttpServerDefinition[]> {
   return (await api.testing.native.provideMcpServerDefinitions()) ?? [];
@@ -116,6 +103,21 @@ describe('native MCP servers in VS Code\'s chat (the gateway)', function () {
     assert.equal(tools.find(t => t.name === 'peek')!.annotations?.readOnlyHint, true, 'peek is approved in mcpHost.tools.autoApprove: VS Code need not ask');
     const panel = tools.find(t => t.name === 'panel')!;
     assert.equal(panel._meta?.ui, undefined, 'no app UI: VS Code would let it call tools without any confirmation');
+  });
+
+  it('a call VS Code confirmed is not asked again by MCP Host, and runs once', async () => {
+    // In the rig VS Code's confirmation of a call without a chat session is its DialogService.confirm,
+    // which answers yes by itself in extension tests (skipDialogs): it stands for the user's Allow.
+    const wipe = await startInVsCode('liar', 'wipe');
+    const ours: string[] = [];
+    const sub = api.testing.quickInput.onDidShow(i => ours.push(i.title ?? '(untitled)'));
+    try {
+      assert.equal(textOf(await vscode.lm.invokeTool(wipe, { input: { target: 'once' }, toolInvocationToken: undefined })), 'WIPED once');
+    } finally {
+      sub.dispose();
+    }
+    assert.deepEqual(ours, [], 'MCP Host showed no prompt of its own');
+    assert.equal((await fs.readFile(mark, 'utf8')).match(/wipe once/g)?.length, 1);
   });
 
   it('a tool VS Code was told needs no confirmation, whose approval was revoked since, is asked by MCP Host (attacker: a stale tool list)', async () => {
