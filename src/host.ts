@@ -38,6 +38,11 @@ import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { DevMode } from './vscode/dev/devMode';
 import { ToolRunner } from './vscode/tools/toolRunner';
 import { AppsFeature } from './vscode/apps/appsFeature';
+import { registerAgentCommands } from './vscode/native/agentCommands';
+import { GatewayService } from './vscode/native/gatewayService';
+import { NativeConsent } from './vscode/native/nativeConsent';
+import { NativeServers } from './vscode/native/nativeServers';
+import { offerLines } from './vscode/native/offeredIn';
 
 /**
  * What buildHost() made: the running host for the activation entry (LoadedHost), and the parts it is
@@ -50,6 +55,8 @@ export interface BuiltHost extends LoadedHost {
   readonly elicitation: ElicitationUi;
   readonly sampling: SamplingFeature;
   readonly apps: AppsFeature;
+  readonly gateway: GatewayService;
+  readonly native: NativeServers;
 }
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
@@ -89,7 +96,7 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
-  const view = new ServersView(controller);
+  const view = new ServersView(controller, offerLines(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function'));
   context.subscriptions.push(
     logs, hostLog, roots, view,
     late.treeView(SERVERS_VIEW_ID, view),
@@ -122,15 +129,23 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     ...registerToolCommands(c.host, activity),
     new ToolRunner(c.host, invoker),
   );
+  // The gateway that serves our servers to VS Code's own chat and to terminal agents; it ends with the window.
+  const gateway = new GatewayService(c.host, hostLog, consent, new NativeConsent(consent, context.workspaceState), kept);
+  const native = new NativeServers(c.host, () => gateway.get(), { id: 'window', label: vscode.env.appName, kind: 'window' }, name => vscode.commands.executeCommand('mcpHost.signIn', name));
+  context.subscriptions.push(gateway, native, ...registerAgentCommands(c.host, gateway));
+  const nativeRegistration = late.mcpServerDefinitions(native);
+  if (nativeRegistration) context.subscriptions.push(nativeRegistration);
   // Each server took its early process when it started; what none took (the settings changed meanwhile) is stopped.
   void c.reload().finally(() => earlyProcesses?.release());
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   return {
     api,
-    controller: c, serversProvider: view, resources, elicitation, sampling, apps,
+    controller: c, serversProvider: view, resources, elicitation, sampling, apps, gateway, native,
     async shutdown() {
       const stopping = controller;
       controller = undefined;
+      // Its clients go first: nothing reaches a server that is shutting down.
+      gateway.dispose();
       if (stopping) await stopping.host.shutdown();
     },
   };

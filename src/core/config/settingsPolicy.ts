@@ -49,6 +49,8 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'tools.autoApprove': user,
   'tools.disabled': union,
   'chat.excludedServers': union,
+  // Off is the narrower choice: no gateway route into VS Code's chat. A workspace may turn it off, not back on.
+  'chat.nativeServers': { kind: 'stricter', order: ['true', 'false'] },
   'chat.maxTools': { kind: 'min', floor: 1 },
   // 0 means "a quarter of the model's input", which cannot be compared with a workspace's number: the user's model, the user's budget.
   'chat.maxToolSchemaTokens': user,

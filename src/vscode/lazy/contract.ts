@@ -11,6 +11,8 @@ import type { EarlyProcesses } from '../../core/connection/earlyProcesses';
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
 export const RESOURCES_VIEW_ID = 'mcpHost.resources';
+/** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
+export const MCP_PROVIDER_ID = 'mcpHost.servers';
 
 /** The file the activation entry loads, next to it (dist/host.js in the .vsix, out/src/host.js under tsc). */
 export const HOST_BUNDLE_FILE = 'host.js';
@@ -59,6 +61,11 @@ export interface LateContributions {
   registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable;
   /** Handles requests to the `@mcp` participant (created at activation). */
   chatHandler(handler: vscode.ChatRequestHandler): vscode.Disposable;
+  /**
+   * Supplies the MCP server definitions of the provider registered at activation (VS Code asks for
+   * providers during activation); undefined when this VS Code has no such API.
+   */
+  mcpServerDefinitions(provider: vscode.McpServerDefinitionProvider): vscode.Disposable | undefined;
 }
 
 export interface LoadedHost {

@@ -7,6 +7,7 @@ import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
 import { discoveryTreeItem } from './discoveryItems';
 import { sourceChildren } from './discoveryNodes';
+import type { OfferLines } from '../native/offeredIn';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -14,13 +15,15 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   private readonly subscription: vscode.Disposable;
   private refreshTimer?: NodeJS.Timeout;
 
-  constructor(private readonly controller: HostController) {
+  constructor(private readonly controller: HostController, private readonly offers?: OfferLines) {
     // Coalesce bursts (catalog refreshes of many servers) into one repaint.
-    const sub = controller.onDidChange(() => {
+    const repaint = () => {
       clearTimeout(this.refreshTimer);
       this.refreshTimer = setTimeout(() => this._onDidChangeTreeData.fire(), 30);
-    });
-    this.subscription = { dispose: () => sub.dispose() };
+    };
+    const sub = controller.onDidChange(repaint);
+    const offered = offers?.onDidChange(repaint);
+    this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); } };
   }
 
   getChildren(node?: ServerNode): ServerNode[] {
@@ -59,7 +62,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.iconPath = stateIcon(conn);
     item.description = plainText(conn.sandboxed ? `${describe(conn, cached)} · ${vscode.l10n.t('sandboxed')}` : describe(conn, cached), { singleLine: true });
     const scope = this.controller.scopeOf(conn.name);
-    item.tooltip = tooltip(conn, origin ? origin.file : scope && `${scope} ${vscode.l10n.t('settings')}`);
+    item.tooltip = tooltip(conn, origin ? origin.file : scope && `${scope} ${vscode.l10n.t('settings')}`, this.offers?.line(conn));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
     const counts = catalogCounts(conn, cached);
@@ -142,7 +145,7 @@ function stateLabel(conn: ServerConnection): string {
   }
 }
 
-function tooltip(conn: ServerConnection, declaredIn: string | undefined): vscode.MarkdownString {
+function tooltip(conn: ServerConnection, declaredIn: string | undefined, offered: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const info = conn.serverInfo;
   md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
@@ -151,6 +154,7 @@ function tooltip(conn: ServerConnection, declaredIn: string | undefined): vscode
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);
   md.appendMarkdown('\n\n');
+  if (offered) md.appendMarkdown(`$(comment-discussion) ${escape(offered)}\n\n`);
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
   const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => escape(label(t.name)));
