@@ -18,6 +18,8 @@ const WATCHDOG_SCRIPT = String.raw`
 const fs = require('fs');
 const { spawnSync } = require('child_process');
 const launches = new Map();
+// The launches already live when this watchdog replaced one, known before it reads a line (the host may die first).
+for (const entry of (process.env.MCP_HOST_LIVE || '').split(',')) { const [token, pid] = entry.split(' '); if (token) launches.set(token, Number(pid)); }
 const key = process.argv[1] + '=';
 const taskkill = process.argv[2];
 let buffered = '';
@@ -81,7 +83,11 @@ function started(): ChildProcess | undefined {
     // ELECTRON_RUN_AS_NODE: in VS Code execPath is the editor's own binary, which then runs as plain Node.
     child = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, LAUNCH_TOKEN_ENV, taskkill], {
       detached: true, stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true,
-      env: { ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}) },
+      env: {
+        ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
+        // In its environment, not its argv: only the user's own processes can read it.
+        ...(live.size ? { MCP_HOST_LIVE: [...live].map(([token, pid]) => `${token} ${pid}`).join(',') } : {}),
+      },
     });
   } catch { return undefined; }
   watchdog = child;
@@ -92,7 +98,6 @@ function started(): ChildProcess | undefined {
   // Neither the process nor its pipe may keep the host alive.
   child.unref();
   (child.stdin as unknown as { unref?: () => void }).unref?.();
-  for (const [token, pid] of live) child.stdin!.write(`+ ${token} ${pid}\n`);
   if (process.platform === 'linux') stoppedCheck ??= setInterval(endStopped, STOPPED_CHECK_MS).unref();
   return child;
 }
@@ -124,7 +129,7 @@ function gone(child: ChildProcess): void {
 /** The watchdog ends this launch's processes if the host dies first. */
 export function watchLaunch(token: string, pid: number): void {
   live.set(token, pid);
-  // A new watchdog is told every live launch, this one included.
+  // A new watchdog gets every live launch in its environment, this one included.
   if (watchdog) watchdog.stdin?.write(`+ ${token} ${pid}\n`);
   else started();
 }
