@@ -111,4 +111,40 @@ describe('sandbox: the plant guard tried as an attacker (issue 27.1, Linux)', fu
     answers = answers.map(a => a.slice(0, 200));
     assert.ok(!existsSync(s.pwned), `git status ran what the sandboxed server planted in a folder the guard never saw (state ${state}; ${answers.join('; ')})`);
   });
+
+  /**
+   * Git runs more than `.git` holds: an existing repository's config may name a hooks folder or a
+   * config file in the work tree (`git config core.hooksPath .githooks`, `include.path ../gitconfig`,
+   * which projects tell their developers to run), and the server writes there.
+   */
+  const configured: Array<{ name: string; user: (s: Setup) => void; plant: (s: Setup) => string; then: (s: Setup) => void }> = [
+    {
+      name: 'a hook in the folder the repository\'s core.hooksPath names (run on the user\'s next commit)',
+      user: s => { git(s.root, 'config', 'core.hooksPath', 'tools/hooks'); mkdirSync(path.join(s.root, 'tools', 'hooks'), { recursive: true }); writeFileSync(path.join(s.root, 'tools', 'hooks', 'README'), 'the team\'s hooks\n'); },
+      plant: s => `printf '#!/bin/sh\\necho planted >> ${s.pwned}\\n' > tools/hooks/pre-commit && chmod +x tools/hooks/pre-commit`,
+      then: s => gitQuiet(s.root, '-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'work'),
+    },
+    {
+      name: 'an fsmonitor in the work-tree file the repository\'s include.path names (run on git status)',
+      user: s => { git(s.root, 'config', 'include.path', '../tools/team.gitconfig'); mkdirSync(path.join(s.root, 'tools'), { recursive: true }); writeFileSync(path.join(s.root, 'tools', 'team.gitconfig'), '[pull]\n\trebase = true\n'); },
+      plant: s => `printf '[core]\\n\\tfsmonitor = echo planted >> ${s.pwned}; false\\n' >> tools/team.gitconfig`,
+      then: s => gitQuiet(s.root),
+    },
+  ];
+  for (const a of configured) {
+    it(`unsandboxed, ${a.name}: it runs (proof it works)`, async () => {
+      a.user(s);
+      await withServer(s, false, async run => { await run(a.plant(s)); });
+      a.then(s);
+      assert.ok(existsSync(s.pwned));
+    });
+
+    it(`sandboxed, ${a.name}: nothing runs`, async function () {
+      a.user(s);
+      let answer = '';
+      await withServer(s, true, async run => { answer = await run(a.plant(s)); });
+      a.then(s);
+      assert.ok(!existsSync(s.pwned), `git ran what the sandboxed server wrote where the repository's config points (${answer.slice(0, 200)})`);
+    });
+  }
 });
