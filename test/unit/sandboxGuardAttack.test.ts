@@ -147,4 +147,27 @@ describe('sandbox: the plant guard tried as an attacker (issue 27.1, Linux)', fu
       assert.ok(!existsSync(s.pwned), `git ran what the sandboxed server wrote where the repository's config points (${answer.slice(0, 200)})`);
     });
   }
+
+  it('unsandboxed, the user\'s nested repository renamed away and a new one made at its path: git status there runs its fsmonitor (proof it works)', async () => {
+    mkdirSync(path.join(s.root, 'packages', 'lib'), { recursive: true });
+    git(path.join(s.root, 'packages', 'lib'), 'init', '-q');
+    await withServer(s, false, async run => { await run(`mv packages packages-old && mkdir -p packages/lib && ${fsmonitorRepo('packages/lib', s.pwned)}`); });
+    gitQuiet(path.join(s.root, 'packages', 'lib'));
+    assert.ok(existsSync(s.pwned));
+  });
+
+  it('sandboxed, the user\'s nested repository (held read-only) renamed away and a new one made at its path: nothing runs', async function () {
+    if (process.platform !== 'linux') this.skip();
+    mkdirSync(path.join(s.root, 'packages', 'lib'), { recursive: true });
+    git(path.join(s.root, 'packages', 'lib'), 'init', '-q');
+    let answer = '';
+    await withServer(s, true, async (run, conn) => {
+      answer = await run(`mv packages packages-old && mkdir -p packages/lib && ${fsmonitorRepo('packages/lib', s.pwned)}`);
+      await new Promise(r => setTimeout(r, 1500));
+      gitQuiet(path.join(s.root, 'packages', 'lib')); // while the server runs
+      await waitForState(conn, 'error', 5_000).catch(() => { /* asserted below */ });
+    });
+    gitQuiet(path.join(s.root, 'packages', 'lib'));
+    assert.ok(!existsSync(s.pwned), `git status ran the repository made where the held one was (${answer.slice(0, 200)})`);
+  });
 });
