@@ -96,7 +96,10 @@ export class PlantGuard {
       liveGuards.delete(this);
       for (const w of this.watchers.values()) w.close();
       this.watchers.clear();
-      for (const root of this.options.roots) this.sweep(root, root, 0);
+      for (const root of this.options.roots) {
+        // A root too big to sweep whole may hold a plant in the part not swept: said, not passed over.
+        if (this.sweep(root, root, 0) > MAX_SCANNED_FOLDERS) this.plants.push({ path: root, unwatchable: `more than ${MAX_SCANNED_FOLDERS} folders: not all of it was checked after the server ended` });
+      }
       this._onPlant.dispose();
     }
     return [...this.plants];
@@ -111,7 +114,8 @@ export class PlantGuard {
       const old = this.watchers.get(d);
       if (old && !sameFolder(d, this.watched.get(d)!)) { old.close(); this.watchers.delete(d); }
       else if (old && !again) return;
-      if (++count > MAX_SCANNED_FOLDERS) return;
+      // Past the limit the rest would go unwatched, silently: the server stops instead.
+      if (++count > MAX_SCANNED_FOLDERS) { if (count === MAX_SCANNED_FOLDERS + 1) this.unwatchable(dir, new Error(`more than ${MAX_SCANNED_FOLDERS} folders`)); return; }
       if (!this.watchers.has(d)) try {
         const st = lstatSync(d);
         if (!st.isDirectory()) return;
