@@ -10,7 +10,7 @@
  * last sweep catches what the watcher could have missed. Paths the rules hold (`held`) are not
  * watched: the server cannot write there, so whatever happens in them is someone else's doing.
  */
-import { cpSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { Emitter, type Event } from '../events';
 import { isInside } from '../fsPaths';
@@ -40,8 +40,30 @@ export interface Plant {
   readonly problem?: string;
 }
 
+/**
+ * inotify keeps at most this many unread events (one queue for every fs.watch in the process); past
+ * it, events are dropped and libuv drops the overflow notice too, so a folder made then is never
+ * watched. Node reads the whole queue in one go before anything else runs: when that many events
+ * (a quarter of the queue, other watchers share it) come in one read, every guard rescans its roots.
+ */
+const OVERFLOW_SUSPECT = Math.max(64, Math.floor(maxQueuedEvents() / 4));
+const liveGuards = new Set<PlantGuard>();
+let eventsThisTurn = 0;
+
+function counted(): void {
+  if (eventsThisTurn++ === 0) setImmediate(() => { eventsThisTurn = 0; });
+  // Every guard: another server's flood in its own root overflows the queue for all of them.
+  else if (eventsThisTurn % OVERFLOW_SUSPECT === 0) for (const g of liveGuards) g.rescan();
+}
+
+function maxQueuedEvents(): number {
+  try { return Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim()) || 16384; } catch { return 16384; }
+}
+
 export class PlantGuard {
   private readonly watchers = new Map<string, FSWatcher>();
+  /** The folder each watch was put on, as found then. */
+  private readonly watched = new Map<string, { ino: number; dev: number }>();
   private readonly plants: Plant[] = [];
   private readonly held: ReadonlySet<string>;
   private kill?: () => void;
@@ -52,7 +74,13 @@ export class PlantGuard {
 
   constructor(private readonly options: PlantGuardOptions) {
     this.held = new Set(options.held);
+    liveGuards.add(this);
     for (const root of options.roots) this.watchTree(root);
+  }
+
+  /** After events may have been lost: every folder of the roots watched, every entry judged again. */
+  rescan(): void {
+    for (const root of this.options.roots) this.watchTree(root, true);
   }
 
   /** The sandboxed processes to kill on the first plant; called once they are spawned. */
@@ -65,23 +93,41 @@ export class PlantGuard {
   finish(): Plant[] {
     if (!this.finished) {
       this.finished = true;
+      liveGuards.delete(this);
       for (const w of this.watchers.values()) w.close();
       this.watchers.clear();
-      for (const root of this.options.roots) this.sweep(root, root, 0);
+      for (const root of this.options.roots) {
+        // A root too big to sweep whole may hold a plant in the part not swept: said, not passed over.
+        if (this.sweep(root, root, 0) > MAX_SCANNED_FOLDERS) this.plants.push({ path: root, unwatchable: `more than ${MAX_SCANNED_FOLDERS} folders: not all of it was checked after the server ended` });
+      }
       this._onPlant.dispose();
     }
     return [...this.plants];
   }
 
-  private watchTree(dir: string): void {
+  private watchTree(dir: string, again = false): void {
     let count = 0;
     const visit = (d: string) => {
-      if (this.finished || this.isHeld(d) || this.watchers.has(d)) return;
-      if (++count > MAX_SCANNED_FOLDERS) return;
-      try {
-        const w = watch(d, { persistent: false }, (_type, name) => { if (name) this.changed(path.join(d, name.toString())); });
-        w.on('error', e => { w.close(); this.watchers.delete(d); if (exists(d)) this.unwatchable(d, e); });
+      if (this.finished || this.isHeld(d)) return;
+      // A watch follows its folder: one renamed away or replaced would name its events after a path
+      // that now leads elsewhere (a link outside the roots). Such a watch goes; the folder now there gets one.
+      const old = this.watchers.get(d);
+      if (old && !sameFolder(d, this.watched.get(d)!)) { old.close(); this.watchers.delete(d); }
+      else if (old && !again) return;
+      // Past the limit the rest would go unwatched, silently: the server stops instead.
+      if (++count > MAX_SCANNED_FOLDERS) { if (count === MAX_SCANNED_FOLDERS + 1) this.unwatchable(dir, new Error(`more than ${MAX_SCANNED_FOLDERS} folders`)); return; }
+      if (!this.watchers.has(d)) try {
+        const st = lstatSync(d);
+        if (!st.isDirectory()) return;
+        const w = watch(d, { persistent: false }, (_type, name) => {
+          counted();
+          if (!name || this.watchers.get(d) !== w) return;
+          if (!sameFolder(d, st)) { w.close(); this.watchers.delete(d); return; }
+          this.changed(path.join(d, name.toString()));
+        });
+        w.on('error', e => { w.close(); if (this.watchers.get(d) === w) this.watchers.delete(d); if (exists(d)) this.unwatchable(d, e); });
         this.watchers.set(d, w);
+        this.watched.set(d, st);
       } catch (e) {
         // ENOSPC (inotify's watch limit) and the like: a folder nobody watches is a hole, so the server stops.
         if (exists(d)) this.unwatchable(d, e);
@@ -173,6 +219,13 @@ export class PlantGuard {
     if (!exists(planted)) return;
     // First the processes: nothing more gets written while the plant is moved.
     this.kill?.();
+    // Then the way to it: a folder on it swapped for a link would make the move take a file outside the roots.
+    if (!reachedWithoutLinks(root, planted)) {
+      const plant = { path: planted, problem: 'was reached through a link a folder of the root had been replaced with; nothing was moved' };
+      this.plants.push(plant);
+      this._onPlant.fire(plant);
+      return;
+    }
     const rel = path.relative(root, planted);
     let dest = path.join(this.options.quarantineDir, `${path.basename(root)}-${this.options.roots.indexOf(root)}`, rel);
     for (let n = 2; exists(dest); n++) dest = path.join(this.options.quarantineDir, `${path.basename(root)}-${this.options.roots.indexOf(root)}-${n}`, rel);
@@ -218,6 +271,19 @@ function move(from: string, to: string): { movedTo?: string; problem?: string } 
     try { rmSync(from, { recursive: true, force: true }); } catch { /* reported below */ }
     return { problem: `could not be moved to ${to} (${(e as Error).message}); ${exists(from) ? 'it is still there: remove it before you run git or open the folder' : 'it was deleted'}` };
   }
+}
+
+/** Whether `d` is still the folder `st` was taken of (not renamed away, nor replaced by a link). */
+function sameFolder(d: string, st: { ino: number; dev: number }): boolean {
+  try { const now = lstatSync(d); return now.isDirectory() && now.ino === st.ino && now.dev === st.dev; } catch { return false; }
+}
+
+/** Whether no folder between `root` and `p` is a link (or gone): the path names what lies in the root. */
+function reachedWithoutLinks(root: string, p: string): boolean {
+  try {
+    const parent = path.dirname(p);
+    return realpathSync(parent) === path.join(realpathSync(root), path.relative(root, parent));
+  } catch { return false; }
 }
 
 function isDirectory(p: string): boolean {
