@@ -47,6 +47,7 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
   // A list holds only servers other extensions may use (see serverRefusal).
   const of = (server?: string) => (o: { server: string }) => (!server || o.server === server) && usable(o.server);
   const usable = (server: string) => { const conn = host.get(server); return !!conn && serverRefusal(conn) === undefined; };
+  const cutOff = (server: string) => { const conn = host.get(server); return conn ? serverRefusal(conn) !== undefined : chatExcludedServers().includes(server) || isServerDisabledForModels(server); };
   const api: McpHostApi = {
     version: 2,
     listServers: () => host.servers.map(s => copy({
@@ -102,7 +103,8 @@ export function createApi(host: McpHost, activity: ToolActivityLog, activationMs
     onDidChangeServerState: relay(host.onDidChangeState, e => ({ server: e.server, state: e.state, message: e.message })),
     onDidChangeCatalog: relay(host.onDidChangeCatalog, e => ({ server: e.server, kind: e.kind })),
     activationMs,
-    get toolActivity() { return activity.recent.map(copy); },
+    // The log holds results the servers sent: none of a server the user cut off (also one since removed whose name is still excluded).
+    get toolActivity() { return activity.recent.filter(a => !cutOff(a.server)).map(copy); },
   };
   return Object.freeze(api);
 }

@@ -66,4 +66,15 @@ describe('other extensions: every API member applies the user\'s choices', funct
     }
     assert.deepEqual(reached, [], 'members that reached a server the user cut off');
   });
+
+  it('attack (issue 28 review): toolActivity hands no extension the results of a server the user then cut off', async () => {
+    // Any earlier run records the result (chat, the tool runner, an app, an extension); here an extension's call.
+    await setSetting('mcpHost.chat.excludedServers', []);
+    const ran = await consumer('callTool', 'excluded', 'echo', { message: 'TOP-SECRET-4711' });
+    assert.ok(!ran.error, ran.error);
+    await setSetting('mcpHost.chat.excludedServers', ['excluded']);
+    const read = await consumer('toolActivity');
+    const leaked = (read.value as { server: string; result: string }[]).filter(a => a.server === 'excluded' && a.result.includes('TOP-SECRET-4711'));
+    assert.deepEqual(leaked, [], 'the excluded server\'s results are not readable through the API');
+  });
 });

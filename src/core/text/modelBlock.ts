@@ -14,9 +14,10 @@ import { plainText } from './plainText';
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 // Beyond ASCII, every opening or closing punctuation and quotation mark (‹ › 〈 〉 《 》 「 」 ❮ ❯ « » …)
-// and every math or modifier symbol (≺ ⊲ ˂ ˃ …) may be read as a bracket; plus the letters Unicode's
-// confusables.txt maps to `<` or `>` (Canadian syllabics ᐸ ᐳ, runic ᚲ).
-const DELIMITER_CLASS = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}\p{Sm}\p{Sk}\u1433\u1438\u16b2]/u;
+// and every math or modifier symbol (≺ ⊲ ˂ ˃ …) may be read as a bracket; plus the letters and symbols
+// Unicode's confusables.txt maps to `<` or `>` (Canadian syllabics ᐸ ᐳ, runic ᚲ, Miao 𖼿, Greek
+// instrumental notation 𝈶 𝈷).
+const DELIMITER_CLASS = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}\p{Sm}\p{Sk}\u1433\u1438\u16b2\u{16F3F}\u{1D236}\u{1D237}]/u;
 
 /** Whether `ch` (one code point beyond ASCII) may read as a block delimiter: its compatibility form holds `<`/`>` (`＜`, `﹤`), or it is of the class above. */
 export function isDelimiterLookAlike(ch: string): boolean {
@@ -33,21 +34,36 @@ export function escapeBlockText(text: string): string {
 /** Every block tag of the host starts with this (checked by {@link modelBlock}), so {@link modelText} can find them all. */
 const HOST_TAG_PREFIX = 'mcp-';
 
+// The prefix as a reader may take it: each letter itself or any letter beyond ASCII (Cyrillic `с` reads as
+// `c`), then a dash of any kind (`‐`, `−` …: anything beyond ASCII that is no letter, digit or blank).
+const LOOKS_LIKE_PREFIX = /^(?:m|(?![a-z])\p{L})(?:c|(?![a-z])\p{L})(?:p|(?![a-z])\p{L})(?:-|(?![\x00-\x7f])[^\p{L}\p{N}\s])/u;
+// What a reader skips between a bracket and a tag name, and inside the name: blanks, slashes and combining marks, however many.
+const SKIPPED = /[\s/\\\p{M}]/gu;
+
+/** The first characters after `from` as a reader takes them: compatibility forms folded, accents, case, blanks and slashes dropped. */
+function readerPrefix(text: string, from: number): string {
+  let out = '';
+  for (let i = from; i < text.length && out.length < HOST_TAG_PREFIX.length;) {
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    i += ch.length;
+    out += ch.normalize('NFKD').toLowerCase().replace(SKIPPED, '');
+  }
+  return out;
+}
+
 /**
  * Text of another party that reaches a model outside a block (a tool's result): cleaned ({@link plainText}:
  * controls, escapes and invisible characters removed, line breaks kept) and with every bracket that would
  * open or close a host tag (`<mcp-…`, `</ mcp-…`, in any case, full-width or look-alike, split by invisible
- * characters) written as an entity, as block bodies are, so the text cannot end or forge a block; all other
- * content stays as is (an entity the server wrote is text already, as `&lt;` in a block body is).
+ * characters, combining marks or any run of blanks, the name in look-alike letters or dashes) written as an
+ * entity, as block bodies are, so the text cannot end or forge a block; all other content stays as is (an
+ * entity the server wrote is text already, as `&lt;` in a block body is).
  */
 export function modelText(text: string): string {
   const clean = plainText(text);
   return clean.replace(/[<>]|[^\x00-\x7f]/gu, (ch: string, offset: number) => {
     if (ch !== '<' && ch !== '>' && !isDelimiterLookAlike(ch)) return ch;
-    // What follows, as a model would read it: compatibility forms folded, case and blanks ignored.
-    const after = offset + ch.length;
-    const next = clean.slice(after, after + 24).normalize('NFKC').toLowerCase().replace(/[\s/\\]/g, '');
-    return next.startsWith(HOST_TAG_PREFIX) ? entity(ch) : ch;
+    return LOOKS_LIKE_PREFIX.test(readerPrefix(clean, offset + ch.length)) ? entity(ch) : ch;
   });
 }
 

@@ -4,6 +4,7 @@
  * round (progressive discovery). Pulling a tool in only makes it callable; running it still goes
  * through consent. Tool text a server wrote is attributed to the server and capped.
  */
+import { modelText } from '../text/modelBlock';
 import { plainText } from '../text/plainText';
 import { FIND_TOOLS } from './toolNames';
 import type { SearchableTool, ToolHit } from './toolSearch';
@@ -30,10 +31,14 @@ export function toolBudget(maxInputTokens: number, settings: BudgetSettings = {}
   return { maxTools, maxSchemaTokens: Math.max(256, Math.floor(settings.maxSchemaTokens || auto)) };
 }
 
-/** The description a model reads for an MCP tool: `[server] title: description`, cleaned and capped. */
+/**
+ * The description a model reads for an MCP tool: `[server] title: description`, cleaned and capped, and
+ * passed through {@link modelText} like every tool result: it is quoted in `find_tools`'s result and sits
+ * in the same request as the host's blocks, so it must not open or close one.
+ */
 export function modelToolDescription(server: string, tool: SearchableTool['tool']): string {
   const text = [tool.title, tool.description].filter(Boolean).join(': ') || `${tool.name} (MCP server ${server})`;
-  return `[${server}] ${plainText(text, { maxLength: MAX_TOOL_DESCRIPTION })}`;
+  return modelText(`[${server}] ${plainText(text, { maxLength: MAX_TOOL_DESCRIPTION })}`);
 }
 
 // Worked out once per tool definition: every request ranks the whole catalogue.
