@@ -5,6 +5,7 @@
  * package.json.
  */
 import * as vscode from 'vscode';
+import { pickText } from '../pickText';
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { McpHost, ServerConnection } from '../../core';
 import { attachToChat, openResource, saveResources, type ResourceTarget } from './resourceActions';
@@ -142,7 +143,7 @@ async function pickResource(ctx: ResourceCommandContext): Promise<ResourceTarget
     const list = conn.catalog.get('resources');
     if (!list.length) continue;
     items.push({ label: conn.name, kind: vscode.QuickPickItemKind.Separator });
-    for (const r of list) items.push({ label: r.title || r.name, description: r.uri, detail: r.description, target: { server: conn.name, uri: r.uri, name: r.name, mimeType: r.mimeType } });
+    for (const r of list) items.push({ label: pickText(r.title || r.name), description: pickText(r.uri), detail: r.description ? pickText(r.description) : undefined, target: { server: conn.name, uri: r.uri, name: r.name, mimeType: r.mimeType } });
   }
   if (!items.length) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server offers resources right now.'));
@@ -159,7 +160,7 @@ async function pickTemplate(ctx: ResourceCommandContext): Promise<PickedTemplate
     const list = conn.catalog.get('resourceTemplates');
     if (!list.length) continue;
     items.push({ label: conn.name, kind: vscode.QuickPickItemKind.Separator });
-    for (const t of list) items.push({ label: t.title || t.name, description: t.uriTemplate, detail: t.description, choice: { conn, template: t } });
+    for (const t of list) items.push({ label: pickText(t.title || t.name), description: pickText(t.uriTemplate), detail: t.description ? pickText(t.description) : undefined, choice: { conn, template: t } });
   }
   if (!items.length) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server offers resource templates right now.'));
