@@ -1,5 +1,5 @@
 /** The CLI's commands on a started {@link McpHost}. Each returns the process exit code. */
-import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, McpHost, ServerConnection } from '../core';
 import type { Output } from './output';
 import { failureText, type StderrTails } from './stderrTail';
@@ -105,6 +105,11 @@ export async function call(ctx: CommandContext, server: string, tool: string, ar
     signal,
     onprogress: p => ctx.out.progress(`${server}/${tool}: ${p.message ?? ''} ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}`),
   });
+  return printCallResult(ctx, server, tool, result);
+}
+
+/** A tool result on stdout (as text or `--json`); the exit code says whether it was an error result. */
+export function printCallResult(ctx: Pick<CommandContext, 'out' | 'json'>, server: string, tool: string, result: CallToolResult): number {
   if (ctx.json) ctx.out.json(result);
   else {
     for (const block of result.content ?? []) printBlock(ctx.out, block);

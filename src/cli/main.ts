@@ -18,6 +18,8 @@ import { createInputResolver, terminalPrompt } from './inputs';
 import { Output, type Writable } from './output';
 import { failureText, StderrTails } from './stderrTail';
 import { askTrust, consentToRun, describeLaunch, TrustStore, trustKeys } from './trust';
+import { callThroughServe, serve, serveFile } from './serve';
+import { printCallResult } from './commands';
 
 const USAGE = `Usage: mcp-host [options] <command>
 
@@ -28,6 +30,9 @@ Commands:
   prompt <server> <name> [args]   get a prompt (arguments: a JSON object or key=value ...)
   check                           start every server, report state and counts; exit 1 on any failure
   trust                           show the workspace's servers and trust them as they are declared now
+  serve                           serve every server to terminal agents (Streamable HTTP on 127.0.0.1) until
+                                  Ctrl-C; prints the address and a token; a "call" of the same declarations
+                                  reuses it instead of starting the server
 
 Options:
   -c, --config <file>     a file declaring servers (repeatable): VS Code settings.json ("mcpHost.servers"),
@@ -38,6 +43,8 @@ Options:
   -y, --yes               run the workspace's servers this once without asking (CI)
       --json              machine-readable output on stdout
       --timeout <seconds> start and request timeout (default 60)
+      --port <n>          serve: the port (default: any free one)
+      --allow <pattern>   serve: server/tool or server/* an agent may run without being asked (repeatable)
   -q, --quiet             no progress on stderr
   -v, --verbose           the servers' logs on stderr
   -h, --help
@@ -84,6 +91,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       workspace: { type: 'string', short: 'w' },
       json: { type: 'boolean' },
       timeout: { type: 'string' },
+      port: { type: 'string' },
+      allow: { type: 'string', multiple: true },
       yes: { type: 'boolean', short: 'y' },
       quiet: { type: 'boolean', short: 'q' },
       verbose: { type: 'boolean', short: 'v' },
@@ -94,7 +103,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const [command, ...rest] = positionals;
   if (opts.version) { out.line(VERSION); return 0; }
   if (opts.help || !command) { out.line(USAGE); return opts.help ? 0 : 2; }
-  const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], trust: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
+  const arity: Record<string, [number, number]> = { list: [0, 0], check: [0, 0], trust: [0, 0], serve: [0, 0], call: [2, 3], read: [2, 2], prompt: [2, Infinity] };
   const [min, max] = arity[command] ?? [-1, -1];
   if (min < 0) throw new UsageError(`unknown command "${command}"`);
   if (rest.length < min || rest.length > max) throw new UsageError(`wrong number of arguments for ${command}`);
@@ -116,9 +125,18 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
   if (command === 'trust') return await trustWorkspace(loaded.servers, workspace, opts.config?.length ? opts.config : undefined, out);
+  const served = serveFile(workspace, loaded.servers);
+  if (command === 'call') {
+    // A running `serve` of these very declarations was consented to when it started; its servers are warm.
+    const abort = new AbortController();
+    const result = await callThroughServe(served, rest[0], rest[1], toolArgs, abort.signal, timeoutMs);
+    if (result) return printCallResult({ out, json: !!opts.json }, rest[0], rest[1], result);
+  }
+  const port = opts.port === undefined ? undefined : Number(opts.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError('--port takes a port number');
 
   // call/read/prompt start only the server they talk to.
-  const target = command === 'list' || command === 'check' ? undefined : rest[0];
+  const target = command === 'list' || command === 'check' || command === 'serve' ? undefined : rest[0];
   let raw = loaded.servers;
   if (target !== undefined) {
     if (!Object.hasOwn(raw, target)) throw new UsageError(`no server "${target}" is declared${Object.keys(raw).length ? ` (declared: ${Object.keys(raw).join(', ')})` : ''}`);
@@ -138,8 +156,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const noChange = new Emitter<void>();
   const tails = new StderrTails();
   const host = new McpHost({
-    // One-shot: a server that fails is reported, not restarted.
-    restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 },
+    // One-shot: a server that fails is reported, not restarted (a serve keeps the usual restarts).
+    ...(command === 'serve' ? {} : { restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 } }),
     defaultTimeoutMs: timeoutMs,
     startTimeoutMs: timeoutMs,
     // Declaration problems are reported by the command itself; the host's own log only with --verbose.
@@ -168,6 +186,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     switch (command) {
       case 'list': return commands.list(ctx);
       case 'check': return commands.check(ctx);
+      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
       case 'call': return await commands.call(ctx, rest[0], rest[1], toolArgs, abort.signal);
       case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
       default: return await commands.prompt(ctx, rest[0], rest[1], promptArguments, abort.signal);

@@ -36,3 +36,4 @@ export { readInputList, referencedInputs } from './onboarding/inputs';
 export { parseJsonc } from './onboarding/jsonc';
 export { configLocations, type SourceKind } from './onboarding/sources';
 export { REDACTED } from './redact';
+export * from './gateway';

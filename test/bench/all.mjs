@@ -26,6 +26,7 @@ const BENCHES = [
   ['extension', ['test/bench/extension.mjs']],
   ['earlyStart', ['test/bench/earlyStart.mjs']],
   ['builtin', ['test/bench/builtin.mjs']],
+  ['serve', ['test/bench/serve.mjs']],
 ];
 
 const figuresFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-figures-')), 'figures.jsonl');

@@ -1,0 +1,160 @@
+/**
+ * One MCP Host server as an SDK `Server` for one gateway client: every request is answered from the
+ * host's own connection (its catalogue, its request path with timeouts, budgets, OAuth and both
+ * protocol eras), never from a second connection to the real server. Progress and cancellation go
+ * through; the real server's sampling, elicitation and roots stay with the host (this server never
+ * asks its client for them). A server that is not running answers with the host's message at once.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { McpHost } from '../host';
+import type { ServerConnection } from '../connection/serverConnection';
+import { budgetResult, estimateTextTokens, RESULT_SCHEME, resultTokenBudget, type ResultStore } from '../tools/resultBudget';
+import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
+import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
+
+/** JSON-RPC internal error: what a client gets when the host cannot answer. */
+const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
+
+export interface ProxyContext {
+  readonly host: McpHost;
+  readonly server: string;
+  readonly client: GatewayClientInfo;
+  readonly policy: () => GatewayPolicy;
+  readonly results: ResultStore;
+  /** Consent for one call (the gateway decides who is asked). */
+  readonly consent: (call: GatewayCall) => Promise<boolean>;
+  readonly onCall: (server: string, tool: string) => void;
+  /** A `resources/subscribe` of this client (the gateway forwards updates). */
+  readonly subscribed?: (uri: string, on: boolean) => void;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function createProxyServer(ctx: ProxyContext): Server {
+  const { host, server: name } = ctx;
+  const conn = host.get(name);
+  const server = new Server(
+    { name, version: conn?.serverInfo?.version ?? '0.0.0', ...(conn?.serverInfo?.title ? { title: conn.serverInfo.title } : {}) },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
+      ...(conn?.instructions ? { instructions: conn.instructions } : {}),
+    },
+  );
+  /** The connection when it runs (a starting one is waited for, within its request timeout); else undefined. */
+  const running = async (signal: AbortSignal): Promise<ServerConnection | undefined> => {
+    const c = host.get(name);
+    if (!c || serverRefusal(ctx.policy(), name)) return undefined;
+    try { await c.ready({ signal }, 'the request'); return c; } catch { return undefined; }
+  };
+  /** The connection for a request that cannot be answered empty: our message as the error otherwise. */
+  const require = async (method: string, signal: AbortSignal): Promise<ServerConnection> => {
+    const refused = serverRefusal(ctx.policy(), name);
+    if (refused) throw new ProtocolError(INVALID_PARAMS, refused);
+    const c = host.get(name);
+    if (!c) throw new ProtocolError(INVALID_PARAMS, `No MCP server named "${name}" is configured in MCP Host.`);
+    try { await c.ready({ signal }, method); } catch (e) { throw new ProtocolError(INTERNAL_ERROR, message(e)); }
+    return c;
+  };
+  const relay = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => { throw e instanceof ProtocolError ? e : new ProtocolError(INTERNAL_ERROR, message(e)); });
+
+  server.setRequestHandler('tools/list', async (_req, rc) => {
+    const c = await running(rc.mcpReq.signal);
+    return { tools: c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [] };
+  });
+  server.setRequestHandler('tools/call', async (req, rc) => {
+    const tool = req.params.name;
+    const args = req.params.arguments ?? {};
+    const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    let c: ServerConnection;
+    try { c = await require('tools/call', rc.mcpReq.signal); } catch (e) { return fail(message(e)); }
+    const definition = c.tool(tool);
+    const refused = toolRefusal(ctx.policy(), name, tool, definition);
+    if (refused) return fail(refused);
+    if (!await ctx.consent({ client: ctx.client, server: name, tool, arguments: args, ...(definition?.annotations ? { annotations: definition.annotations } : {}) })) {
+      return fail(`The user did not allow ${ctx.client.label} to run the tool "${tool}" of MCP server "${name}".`);
+    }
+    ctx.onCall(name, tool);
+    let result: CallToolResult;
+    try {
+      result = await c.callTool(tool, args, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
+    } catch (e) { return fail(message(e)); }
+    return server.projectCallToolResult(withinBudget(ctx, tool, result), definition?.outputSchema as Record<string, unknown> | undefined);
+  });
+  server.setRequestHandler('resources/list', async (_req, rc) => {
+    const c = await running(rc.mcpReq.signal);
+    return { resources: c ? [...c.catalog.get('resources')] as never[] : [] };
+  });
+  server.setRequestHandler('resources/templates/list', async (_req, rc) => {
+    const c = await running(rc.mcpReq.signal);
+    return { resourceTemplates: c ? [...c.catalog.get('resourceTemplates')] as never[] : [] };
+  });
+  server.setRequestHandler('resources/read', async (req, rc) => {
+    const uri = req.params.uri;
+    if (uri.startsWith(`${RESULT_SCHEME}:`)) {
+      // A result this server returned that was over the budget; other servers' results are not readable here.
+      const kept = ctx.results.get(uri);
+      if (!kept || kept.server !== name || serverRefusal(ctx.policy(), name)) throw new ProtocolError(INVALID_PARAMS, `Unknown resource ${uri}.`);
+      return { contents: [{ uri, mimeType: 'text/plain', text: kept.text }] };
+    }
+    const c = await require('resources/read', rc.mcpReq.signal);
+    return relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+  });
+  server.setRequestHandler('resources/subscribe', async (req, rc) => {
+    const c = await require('resources/subscribe', rc.mcpReq.signal);
+    await relay(c.subscribe(req.params.uri));
+    ctx.subscribed?.(req.params.uri, true);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', req => {
+    // The host's own subscription stays: other clients (and the host's views) may still want updates.
+    ctx.subscribed?.(req.params.uri, false);
+    return {};
+  });
+  server.setRequestHandler('prompts/list', async (_req, rc) => {
+    const c = await running(rc.mcpReq.signal);
+    return { prompts: c ? [...c.catalog.get('prompts')] as never[] : [] };
+  });
+  server.setRequestHandler('prompts/get', async (req, rc) => {
+    const c = await require('prompts/get', rc.mcpReq.signal);
+    return relay(c.getPrompt(req.params.name, req.params.arguments ?? {}, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) }));
+  });
+  server.setRequestHandler('completion/complete', async (req, rc) => {
+    const c = await require('completion/complete', rc.mcpReq.signal);
+    // A server without completions offers none; the client's input box simply stays without suggestions.
+    if (!c.capabilities?.completions) return { completion: { values: [] } };
+    return relay(c.complete(req.params, { signal: rc.mcpReq.signal }));
+  });
+  return server;
+}
+
+/** The real server's progress for this request, sent on to the client under the client's token. */
+function progressRelay(token: string | number | undefined, rc: ServerContext) {
+  if (token === undefined) return undefined;
+  return (p: { progress: number; total?: number; message?: string }) => {
+    void rc.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) } }).catch(() => undefined);
+  };
+}
+
+/**
+ * The result budget of `chat.maxResultTokens`, as @mcp applies it: text over the budget is kept whole
+ * in the result store (readable with `resources/read` here, and with `mcpHost_readResource` in VS
+ * Code) and the client gets a summary and the start. Images and other blocks pass unchanged.
+ */
+function withinBudget(ctx: ProxyContext, tool: string, result: CallToolResult): CallToolResult {
+  const content = result.content ?? [];
+  const texts = content.filter((b): b is { type: 'text'; text: string } => b.type === 'text');
+  const text = texts.map(b => b.text).join('\n');
+  const budget = resultTokenBudget(ctx.server, 0, ctx.policy().maxResultTokens);
+  if (estimateTextTokens(text) <= budget) return result;
+  const cut = budgetResult(ctx.results, ctx.server, tool, text, budget);
+  const rest = content.filter(b => b.type !== 'text');
+  return { ...result, content: [{ type: 'text', text: cut.text }, ...rest] };
+}

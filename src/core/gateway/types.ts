@@ -1,0 +1,79 @@
+/**
+ * The gateway's contract: MCP Host's servers served again as native MCP servers over Streamable HTTP
+ * on 127.0.0.1, one endpoint per (client, server), each behind an unguessable path and a bearer token
+ * of that client's own. VS Code's built-in MCP client (a window) and terminal agents are the clients.
+ */
+import type { IDisposable, Event } from '../events';
+import type { Logger } from '../logger';
+import type { McpHost } from '../host';
+import type { ResultStore } from '../tools/resultBudget';
+
+/** Who is calling: a VS Code window (its built-in MCP client) or a terminal agent the user connected. */
+export interface GatewayClientInfo { readonly id: string; readonly label: string; readonly kind: 'window' | 'agent' }
+
+/** One `tools/call` that reached the gateway, as the consent callback sees it. */
+export interface GatewayCall {
+  readonly client: GatewayClientInfo;
+  readonly server: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly annotations?: unknown;
+}
+
+/** The user's choices that decide what models get, the same that @mcp and the wrappers apply. */
+export interface GatewayPolicy {
+  /** `mcpHost.tools.disabled` patterns (`server/tool`, `server/*`). */
+  readonly disabledTools: readonly string[];
+  /** `mcpHost.chat.excludedServers`: servers whose tools, resources and prompts models never get. */
+  readonly excludedServers: readonly string[];
+  /** `mcpHost.chat.maxResultTokens` (a number, or server → number with `*`); absent: the default budget. */
+  readonly maxResultTokens?: unknown;
+}
+
+export interface GatewayOptions {
+  /** The running host (its servers, catalogues and connections). */
+  readonly host: McpHost;
+  /** Never logs a token or a secret path. */
+  readonly logger: Logger;
+  /** Default 0 (any free port); always bound to 127.0.0.1. */
+  readonly port?: number;
+  /**
+   * Whether an agent's call may run: the host's per-tool approvals apply here. Window clients are
+   * not asked again (VS Code's own confirmation names the server and tool). Absent: agents' calls are refused.
+   */
+  readonly approve?: (call: GatewayCall) => Promise<boolean>;
+  /** Read on every request, so a settings change applies at once; absent: nothing disabled or excluded. */
+  readonly policy?: () => GatewayPolicy;
+  /** Where results over the budget are kept whole (VS Code shares the store `mcpHost_readResource` reads). */
+  readonly results?: ResultStore;
+  /** Largest request body accepted (bytes); default 4 MiB. */
+  readonly maxRequestBodyBytes?: number;
+}
+
+/** Where a client reaches one server: the URL and the headers to send (the bearer token). */
+export interface GatewayEndpoint { readonly url: string; readonly headers: Record<string, string> }
+
+export interface GatewayAgent {
+  readonly id: string;
+  readonly label: string;
+  readonly servers: readonly string[];
+  readonly lastCall?: { readonly server: string; readonly tool: string; readonly at: number };
+}
+
+export interface Gateway extends IDisposable {
+  /** `http://127.0.0.1:<port>` (no path: every endpoint has a secret path of its client's). */
+  readonly origin: string;
+  /** The endpoint that exposes one MCP Host server as one native MCP server, for a client. */
+  endpoint(server: string, client: GatewayClientInfo): GatewayEndpoint;
+  /**
+   * A token of its own for a terminal agent, reaching only `servers`. `url` is the agent's base: each
+   * server is at `url + encodeURIComponent(server)`. Revoking ends its sessions at once.
+   */
+  issueAgentToken(label: string, servers: readonly string[]): { id: string; token: string; url: string };
+  /** Revokes an agent (or a window client): its token is refused from now on and its sessions end. */
+  revoke(id: string): void;
+  readonly agents: readonly GatewayAgent[];
+  readonly onDidChangeAgents: Event<void>;
+  /** The policy changed (a setting): clients are told to list again. */
+  policyChanged(): void;
+}
