@@ -58,10 +58,12 @@ export interface McpHostApi {
     /** 2 since the façade replaced direct access to the core (`host`, views, `reload`, `logUri` and `testing` are gone). */
     readonly version: 2;
     /**
-     * Every configured server with its state. The user's choices apply to every member below as they apply to
-     * language models: a server the user cut off from models (disabled, in `mcpHost.chat.excludedServers`, or every
-     * tool in `mcpHost.tools.disabled`) is in no list, its calls, reads and prompts reject saying which choice, and
-     * its `instructions` are left out here.
+     * Every configured server with its state, also right after `activate()`: until the host has loaded (a fraction
+     * of a second) each one is listed as `starting`; `onDidChangeServers` then fires with the host's list, and
+     * `onDidChangeServerState` with each change from there. The user's choices apply to every member below as they
+     * apply to language models: a server the user cut off from models (disabled, in `mcpHost.chat.excludedServers`,
+     * or every tool in `mcpHost.tools.disabled`) is in no list, its calls, reads and prompts reject saying which
+     * choice, and its `instructions` are left out here.
      */
     listServers(): McpServerSummary[];
     /** Tools of running servers that {@link callTool} accepts (not disabled, not app-only, server not excluded); `server` narrows to one server. */

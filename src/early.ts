@@ -6,19 +6,43 @@
  * bundle evaluates the SDK's schemas; the host then takes each process over (core/connection/earlyProcesses.ts).
  */
 import { EarlyProcesses, startEarlyProcesses } from './core/connection/earlyProcesses';
+import { parseServers } from './core/config/parse';
 import { keepLedgerIn, sweepLeftovers } from './core/connection/processLedger';
-import { readServers } from './vscode/config';
+import { autostartOf, isAutostart } from './core/autostart/policy';
+import { catalogCacheKey, hasCatalogEntry } from './core/catalog/catalogCacheKey';
+import { readServers, type DeclarationScope } from './vscode/config';
+import { readAutostart } from './vscode/settingsReader';
+import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { sandboxAll } from './vscode/sandbox';
 import { variableContext } from './vscode/variables';
 import type { EarlyBundle } from './vscode/lazy/contract';
 
-export const start: EarlyBundle['start'] = ledgerDir => {
+export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
   // What a previous host of this editor left running (killed, crashed) ends now; another live window's servers stay.
   if (ledgerDir) {
     void sweepLeftovers(ledgerDir);
     keepLedgerIn(ledgerDir);
   }
   const processes = new EarlyProcesses();
-  const ready = startEarlyProcesses(readServers().allowed, variableContext(), sandboxAll(), processes);
-  return { processes, ready };
+  const { allowed, scopes } = readServers();
+  const ready = startEarlyProcesses(startingAtOnce(allowed, scopes, catalogDir), variableContext(), sandboxAll(), processes);
+  // What the API lists until the host has loaded: the servers the host's apply() will create, in order.
+  const declared = parseServers(allowed).servers.map(d => ({ name: d.name, transport: d.type, disabled: d.disabled === true }));
+  return { processes, ready, declared };
 };
+
+/**
+ * The declarations the host will start as soon as it loads: `always`, and `onDemand` without a cached
+ * catalogue (they start once to fill it). A cached on-demand server waits for its first use; `never` waits for the user.
+ */
+function startingAtOnce(allowed: Record<string, unknown>, scopes: ReadonlyMap<string, DeclarationScope>, catalogDir: string | undefined): Record<string, unknown> {
+  const fallback = readAutostart();
+  const workspace = workspaceIdentity();
+  return Object.fromEntries(Object.entries(allowed).filter(([name, decl]) => {
+    const own = (decl as { autostart?: unknown } | null)?.autostart;
+    const policy = autostartOf(isAutostart(own) ? own : undefined, { autostart: () => fallback });
+    if (policy !== 'onDemand') return policy === 'always';
+    const key = catalogDir ? catalogCacheKey(decl, { scope: scopes.get(name) ?? 'workspace', workspace }) : undefined;
+    return !key || !hasCatalogEntry(catalogDir!, key);
+  }));
+}

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpHostApi } from './vscode/api';
-import { EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, ledgerDir, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyOutcome, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
+import { catalogDir, EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, ledgerDir, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyOutcome, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
 import { ActivationContributions } from './vscode/lazy/lateContributions';
 import { createLazyApi } from './vscode/lazy/lazyApi';
 
@@ -31,7 +31,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   // Whatever needs the host first (activation being over, a command, a view, a tool, the API) loads it,
   // and every load starts the early bundle first: the local servers that need no question boot while
   // the host bundle evaluates the SDK, then the host takes them over.
-  const load = (): Promise<LoadedHost> => loaded ??= startEarly(context.globalStorageUri && ledgerDir(context.globalStorageUri.fsPath)).then(() => {
+  const storage = context.globalStorageUri?.fsPath;
+  const load = (): Promise<LoadedHost> => loaded ??= startEarly(storage && ledgerDir(storage), storage && catalogDir(storage)).then(() => {
     // Synchronous from here on: between retiring the command proxies and the host registering the
     // real commands nothing else runs, so no command is ever missing.
     const bundle = require(path.join(__dirname, HOST_BUNDLE_FILE)) as HostBundle;
@@ -51,7 +52,12 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   }, PARTICIPANT_ID);
   context.subscriptions.push(contributions);
   const activationMs = evaluationMs + (performance.now() - activateStart);
-  const lazy = createLazyApi(() => load(), activationMs);
+  // A caller of listServers() right after activate() gets the declared servers: asking starts the early
+  // bundle (synchronously: it reads the settings before it spawns anything), which the host takes over.
+  const lazy = createLazyApi(() => load(), activationMs, () => {
+    load().catch(() => undefined); // reported where activation starts the load
+    return early && 'declared' in early ? early.declared : undefined;
+  });
   // The servers start as soon as activation is over.
   setImmediate(() => {
     load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
@@ -71,9 +77,9 @@ export function loadedHost(): Promise<LoadedHost> {
  * Runs the early bundle. Never fails the start: without it the host spawns the servers a few tens of
  * milliseconds later, and says why in its log.
  */
-async function startEarly(ledger: string | undefined): Promise<void> {
+async function startEarly(ledger: string | undefined, catalogs: string | undefined): Promise<void> {
   try {
-    const started = (require(path.join(__dirname, EARLY_BUNDLE_FILE)) as EarlyBundle).start(ledger);
+    const started = (require(path.join(__dirname, EARLY_BUNDLE_FILE)) as EarlyBundle).start(ledger, catalogs);
     early = started;
     await started.ready;
   } catch (e) {

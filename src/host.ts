@@ -5,8 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { EarlyOutcome, HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
-import { ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
+import { catalogDir, ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { keepLedgerIn } from './core/connection/processLedger';
+import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
 import { registerLanguageModelTools } from './vscode/chat/lmTools';
@@ -20,6 +21,7 @@ import { registerCommands } from './vscode/commands';
 import { createOAuth } from './vscode/auth';
 import { ElicitationUi } from './vscode/elicitation/elicitationUi';
 import { HostController } from './vscode/hostController';
+import { DiscoveredServers } from './vscode/discovery/discoveredServers';
 import { InputStore } from './vscode/inputs';
 import { registerOnboarding } from './vscode/onboarding';
 import { installLinkHandler, INSTALL_LINK_PATH, registerRegistry } from './vscode/registry';
@@ -36,6 +38,11 @@ import { SamplingFeature } from './vscode/sampling/samplingFeature';
 import { DevMode } from './vscode/dev/devMode';
 import { ToolRunner } from './vscode/tools/toolRunner';
 import { AppsFeature } from './vscode/apps/appsFeature';
+import { registerAgentCommands } from './vscode/native/agentCommands';
+import { GatewayService } from './vscode/native/gatewayService';
+import { NativeConsent } from './vscode/native/nativeConsent';
+import { NativeServers } from './vscode/native/nativeServers';
+import { offerLines } from './vscode/native/offeredIn';
 
 /**
  * What buildHost() made: the running host for the activation entry (LoadedHost), and the parts it is
@@ -48,6 +55,8 @@ export interface BuiltHost extends LoadedHost {
   readonly elicitation: ElicitationUi;
   readonly sampling: SamplingFeature;
   readonly apps: AppsFeature;
+  readonly gateway: GatewayService;
+  readonly native: NativeServers;
 }
 
 export const start: HostBundle['start'] = (context, late, activationMs, early): LoadedHost => {
@@ -65,19 +74,29 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });
+  // <user-data>/User/globalStorage/<extension id> → <user-data>/User: this editor's mcp.json, Cline's and Roo's storage.
+  const userDir = context.globalStorageUri?.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, '..', '..').fsPath : undefined;
+  const discovered = new DiscoveredServers(userDir);
   // Consent first: sampling's "always allow" is one of its approval records, bound to the program.
-  const consent = new ToolConsent(context, name => controller?.scopeOf(name), name => controller?.host.get(name)?.sandboxed ?? false);
+  const consent = new ToolConsent(context, name => controller?.scopeOf(name), name => controller?.host.get(name)?.sandboxed ?? false,
+    name => discovered.declarationOf(name), discovered.current());
   const sampling = new SamplingFeature(logs, inputs, consent.sampling);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
     earlyProcesses,
-  });
+    // In the extension's own storage, never a folder a workspace controls; the scope keeps a workspace's declaration apart from the user's.
+    catalogCache: context.globalStorageUri && {
+      dir: catalogDir(context.globalStorageUri.fsPath),
+      place: name => ({ scope: controller?.scopeOf(name) ?? 'workspace', workspace: workspaceIdentity() }),
+    },
+  }, discovered);
+  context.subscriptions.push(discovered);
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
-  const view = new ServersView(controller);
+  const view = new ServersView(controller, offerLines(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function'));
   context.subscriptions.push(
     logs, hostLog, roots, view,
     late.treeView(SERVERS_VIEW_ID, view),
@@ -110,15 +129,23 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     ...registerToolCommands(c.host, activity),
     new ToolRunner(c.host, invoker),
   );
+  // The gateway that serves our servers to VS Code's own chat and to terminal agents; it ends with the window.
+  const gateway = new GatewayService(c.host, hostLog, consent, new NativeConsent(consent, context.workspaceState), kept);
+  const native = new NativeServers(c.host, () => gateway.get(), { id: 'window', label: vscode.env.appName, kind: 'window' }, name => vscode.commands.executeCommand('mcpHost.signIn', name));
+  context.subscriptions.push(gateway, native, ...registerAgentCommands(c.host, gateway));
+  const nativeRegistration = late.mcpServerDefinitions(native);
+  if (nativeRegistration) context.subscriptions.push(nativeRegistration);
   // Each server took its early process when it started; what none took (the settings changed meanwhile) is stopped.
   void c.reload().finally(() => earlyProcesses?.release());
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   return {
     api,
-    controller: c, serversProvider: view, resources, elicitation, sampling, apps,
+    controller: c, serversProvider: view, resources, elicitation, sampling, apps, gateway, native,
     async shutdown() {
       const stopping = controller;
       controller = undefined;
+      // Its clients go first: nothing reaches a server that is shutting down.
+      gateway.dispose();
       if (stopping) await stopping.host.shutdown();
     },
   };

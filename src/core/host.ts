@@ -11,11 +11,18 @@ import type { HostPorts } from './ports';
 import type { CatalogKind } from './catalog/serverCatalog';
 import { ServerConnection, type ConnectionOptions, type StateChange } from './connection/serverConnection';
 import { ServerError } from './connection/errors';
+import type { CallOptions } from './connection/requestPath';
+import { CatalogCache, type CachedCatalog } from './catalog/catalogCache';
+import { catalogCacheKey } from './catalog/catalogCacheKey';
+import type { AutostartSettings } from './autostart/policy';
+import { ServerAutostart } from './autostart/serverAutostart';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'ports' | 'logger'> {
   readonly ports: HostPorts;
   /** Host-level log (apply results, problems). */
   readonly logger?: Logger;
+  /** When servers start and stop by themselves (`mcpHost.autostart`, `mcpHost.idleStop`); default: all start at once. */
+  readonly autostart?: AutostartSettings;
 }
 
 export interface ApplyResult {
@@ -27,10 +34,18 @@ export interface ApplyResult {
 
 export interface CatalogChange { readonly server: string; readonly kind: CatalogKind; }
 
-export interface Owned<T> { readonly server: string; readonly item: T; }
+export interface Owned<T> {
+  readonly server: string;
+  readonly item: T;
+  /** From the catalogue cache of a server that is not running: shown only; a use starts the server, which lists its own. */
+  readonly cached?: true;
+}
+
+interface Entry { conn: ServerConnection; key: string; listeners: IDisposable[]; auto: ServerAutostart }
 
 export class McpHost extends Disposable {
-  private readonly connections = new Map<string, { conn: ServerConnection; key: string; listeners: IDisposable[] }>();
+  private readonly connections = new Map<string, Entry>();
+  private readonly catalogCache?: CatalogCache;
   private readonly loggers = new Map<string, Logger>();
   private _problems: readonly ConfigProblem[] = [];
   private readonly logger: Logger;
@@ -51,6 +66,8 @@ export class McpHost extends Disposable {
   constructor(private readonly options: HostOptions) {
     super();
     this.logger = options.logger ?? nullLogger;
+    const port = options.ports.catalogCache;
+    if (port) this.catalogCache = new CatalogCache(port.dir, {}, this.logger);
   }
 
   /** Problems of the last `apply()`, each naming its server and field. */
@@ -70,11 +87,14 @@ export class McpHost extends Disposable {
   /**
    * Applies the raw servers setting. Unchanged servers keep running; changed ones restart; removed
    * ones stop; servers waiting for Workspace Trust try again; broken ones are reported in `problems`
-   * and do not stop the others. Servers start in
-   * parallel and in the background: the returned promise resolves once all starts have settled.
+   * and do not stop the others. Servers start in parallel and in the background: the returned promise
+   * resolves once all starts have settled — each server `running`, `error` (also one the host stopped
+   * itself, e.g. for its budget), `stopped`, or `starting` only when its start crashed and an automatic
+   * restart is scheduled (its message says when).
    */
   async apply(raw: unknown): Promise<ApplyResult> {
     const { servers, problems } = parseServers(raw);
+    const cacheKey = (name: string) => this.cacheKey(raw, name);
     this._problems = problems;
     for (const p of problems) this.logger[p.severity === 'error' ? 'error' : 'warn'](`${p.server ? `Server "${p.server}"` : 'Servers setting'}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
     const wanted = new Map(servers.map(s => [s.name, s]));
@@ -94,27 +114,66 @@ export class McpHost extends Disposable {
       const existing = this.connections.get(decl.name);
       if (existing) {
         if (existing.key === key) {
-          // Only `roots` may differ (they are not part of the key): announced, no restart.
+          // Only `roots` and `autostart` may differ (they are not part of the key): announced, no restart.
           existing.conn.setDeclaration(decl);
           work.push(existing.conn.refreshRoots());
-          // Trust may have been granted since (the embedder applies again): a waiting server starts now.
-          if (existing.conn.needsTrust && !decl.disabled) { started.push(decl.name); work.push(existing.conn.start()); }
+          // Trust may have been granted since (the embedder applies again): a waiting server starts now (or waits for its use).
+          if (existing.conn.needsTrust && !decl.disabled) work.push(this.arrange(existing, cacheKey(decl.name), false, started));
+          else work.push(existing.auto.policyChanged(cacheKey(decl.name)));
           continue;
         }
         existing.key = key;
         existing.conn.setDeclaration(decl);
-        if (decl.disabled) { stopped.push(decl.name); work.push(existing.conn.stop()); }
-        else { restarted.push(decl.name); work.push(existing.conn.restart()); }
+        if (decl.disabled) { stopped.push(decl.name); work.push(existing.auto.arrange(cacheKey(decl.name), true)); }
+        else if (existing.conn.state !== 'stopped') { restarted.push(decl.name); work.push(existing.conn.restart()); }
+        else work.push(this.arrange(existing, cacheKey(decl.name), true, restarted));
         continue;
       }
       const conn = this.create(decl);
-      this.connections.set(decl.name, { conn, key, listeners: this.listen(conn) });
-      if (!decl.disabled) { started.push(decl.name); work.push(conn.start()); }
+      const entry: Entry = { conn, key, listeners: [], auto: new ServerAutostart(conn, this.catalogCache, this.options.autostart ?? {}) };
+      entry.listeners = this.listen(entry);
+      this.connections.set(decl.name, entry);
+      work.push(this.arrange(entry, cacheKey(decl.name), false, started));
     }
     this._onDidChangeServers.fire();
     await Promise.all(work.map(w => w.catch(e => this.logger.error(`apply: ${e instanceof Error ? e.message : String(e)}`))));
     return { problems, started, stopped, restarted };
   }
+
+  /**
+   * Lets the server's policy decide (ServerAutostart.arrange); `into` gets its name when it starts.
+   * A server that starts at once is named before anything is awaited, so the order is the declarations'.
+   */
+  private arrange(entry: Entry, cacheKey: string | undefined, changed: boolean, into: string[]): Promise<void> {
+    const { conn, auto } = entry;
+    if (!conn.declaration.disabled && auto.policy === 'always') into.push(conn.name);
+    else if (!conn.declaration.disabled && auto.policy === 'onDemand') {
+      const d = conn.onDidChangeState(e => { if (e.state === 'starting') { d.dispose(); into.push(conn.name); } });
+      return auto.arrange(cacheKey, changed).finally(() => d.dispose());
+    }
+    return auto.arrange(cacheKey, changed);
+  }
+
+  private cacheKey(raw: unknown, name: string): string | undefined {
+    const port = this.options.ports.catalogCache;
+    if (!port || !raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+    return catalogCacheKey((raw as Record<string, unknown>)[name], port.place(name));
+  }
+
+  /**
+   * Resolves once `name` runs: a server that waits for its first use (`autostart: onDemand`) starts
+   * now; one that is starting is waited for (bounded by `opts.timeoutMs`, default its request timeout).
+   * Rejects, saying why, for a server stopped by the user, `autostart: never`, failed or unknown.
+   * For callers that talk to the server's client themselves (the native gateway); requests through
+   * the connection do this by themselves.
+   */
+  ensureRunning(name: string, opts: CallOptions = {}): Promise<ServerConnection> {
+    const conn = this.require(name);
+    return conn.ready(opts, 'the first request').then(() => conn);
+  }
+
+  /** The cached catalogue of `name` for its current declaration, whether or not it runs. */
+  cachedCatalog(name: string): CachedCatalog | undefined { return this.connections.get(name)?.auto.cached; }
 
   private create(decl: ServerDeclaration): ServerConnection {
     let logger = this.loggers.get(decl.name);
@@ -125,8 +184,13 @@ export class McpHost extends Disposable {
     return new ServerConnection(decl.name, decl, { ...this.options, logger });
   }
 
-  private listen(conn: ServerConnection): IDisposable[] {
+  private listen({ conn, auto }: Entry): IDisposable[] {
+    auto.onDidChangeCached = () => {
+      if (conn.state === 'running') return;
+      for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) this._onDidChangeCatalog.fire({ server: conn.name, kind });
+    };
     return [
+      auto,
       conn.onDidChangeState(e => this._onDidChangeState.fire(e)),
       conn.catalog.onDidChange(kind => this._onDidChangeCatalog.fire({ server: conn.name, kind })),
       conn.onDidUpdateResource(uri => this._onDidUpdateResource.fire({ server: conn.name, uri })),
@@ -139,8 +203,14 @@ export class McpHost extends Disposable {
 
   private collect<T>(kind: CatalogKind): Owned<T>[] {
     const out: Owned<T>[] = [];
-    for (const { conn } of this.connections.values()) {
-      for (const item of conn.catalog.get(kind)) out.push({ server: conn.name, item: item as T });
+    for (const { conn, auto } of this.connections.values()) {
+      const live = conn.catalog.get(kind);
+      for (const item of live) out.push({ server: conn.name, item: item as T });
+      // A server that starts when used shows what it listed last time (until it lists anew).
+      const cached = auto.cached;
+      if (!live.length && conn.state !== 'running' && cached && (conn.dormant || conn.state === 'starting')) {
+        for (const item of cached[kind]) out.push({ server: conn.name, item: item as T, cached: true });
+      }
     }
     return out;
   }

@@ -17,6 +17,9 @@ export { CONNECTION_CLOSED, isResourceNotFound, REQUEST_TIMEOUT, ServerError } f
 export { defaultRestartOptions, type RestartOptions } from './connection/restartPolicy';
 export { keepLedgerIn, sweepLeftovers } from './connection/processLedger';
 export { EarlyProcesses, startEarlyProcesses, startsEarly, type EarlyStart, type StartedProcess } from './connection/earlyProcesses';
+export { CatalogCache, defaultCatalogCacheLimits, type CachedCatalog, type CatalogCacheLimits } from './catalog/catalogCache';
+export { catalogCacheFile, catalogCacheKey, hasCatalogEntry } from './catalog/catalogCacheKey';
+export { AUTOSTART_CHOICES, autostartOf, isAutostart, type Autostart, type AutostartSettings } from './autostart/policy';
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';
 export * from './auth';
@@ -30,6 +33,7 @@ export * from './chat';
 export * from './registry';
 export * from './bundles';
 export * from './apps';
+export * from './discovery';
 // Reading other hosts' and VS Code's declaration files, and redacting output: what the CLI (src/cli) needs.
 export { convertConfig, locateServers, type ConfigFormat } from './onboarding/importConfig';
 export { readInputList, referencedInputs } from './onboarding/inputs';

@@ -10,6 +10,7 @@ import type { AuthPort } from './auth/types';
 import type { SandboxPort } from './sandbox/types';
 import type { EarlyProcesses } from './connection/earlyProcesses';
 import type { ServerRef } from './serverRef';
+import type { DeclarationPlace } from './tools/programIdentity';
 
 export type { ServerRef } from './serverRef';
 
@@ -49,8 +50,17 @@ export interface HostPorts {
   onRefusedRequest?(server: ServerRef, method: string, reason: string): void;
   /** One logger per server (VS Code: a LogOutputChannel). Called once per server name. */
   createLogger?(server: string): Logger;
+  /** Where catalogues are cached per declaration (core/catalog/catalogCache.ts); without it nothing is cached. */
+  readonly catalogCache?: CatalogCachePort;
   /** Processes the embedder started before the host existed (connection/earlyProcesses.ts); a start takes the one for its launch. */
   readonly earlyProcesses?: Pick<EarlyProcesses, 'take'>;
+}
+
+export interface CatalogCachePort {
+  /** A folder of the embedder's own storage (never one a workspace controls). */
+  readonly dir: string;
+  /** Where `server` is declared: a workspace's declaration never shares a user declaration's cache. */
+  place(server: string): DeclarationPlace;
 }
 
 /** Thrown by a sampling handler when the user rejects; mapped to JSON-RPC error -1 as the spec says. */

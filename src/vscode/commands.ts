@@ -89,6 +89,15 @@ async function showServers(ctx: CommandContext): Promise<void> {
 }
 
 async function openDeclaration(ctx: CommandContext, name: string | undefined): Promise<void> {
+  const origin = name === undefined ? undefined : ctx.controller.discovered.originOf(name);
+  if (origin) {
+    // Another host's file (mcpHost.discovery): the server's entry there.
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(origin.file));
+    const text = editor.document.getText();
+    const at = text.indexOf(JSON.stringify(origin.name));
+    if (at >= 0) editor.selection = new vscode.Selection(editor.document.positionAt(at), editor.document.positionAt(at + JSON.stringify(origin.name).length));
+    return;
+  }
   const scope = name ? ctx.controller.scopeOf(name) ?? 'user' : 'user';
   if (scope === 'workspace' && vscode.workspace.workspaceFile) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
   else if (scope !== 'user' && vscode.workspace.workspaceFolders?.length) {

@@ -5,23 +5,26 @@
 import * as vscode from 'vscode';
 import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
-import { readSetting } from './settingsReader';
+import { readAutostart, readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { WorkspaceRoots } from './roots';
 import { variableContext } from './variables';
+import type { DiscoveryFeed } from './discovery/discoveredServers';
+import { DiscoveryState } from './discovery/discoveryState';
 
 export class HostController extends Disposable {
   readonly host: McpHost;
   private _untrusted: readonly string[] = [];
   private _scopes: ReadonlyMap<string, DeclarationScope> = new Map();
+  private _discovery = new DiscoveryState();
   private applying: Promise<unknown> = Promise.resolve();
   private readonly _onDidChange = this._register(new Emitter<void>());
   /** Anything shown in the views changed (servers, states, catalogs, problems). */
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses'>> = {}) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache'>> = {}, private readonly discovery?: DiscoveryFeed) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
@@ -47,6 +50,10 @@ export class HostController extends Disposable {
         baseDelayMs: clamp((readSetting<number>('autoRestart.initialDelay') ?? 1) * 1000, 50, 60_000),
       }),
       defaultTimeoutMs: clamp(readSetting<number>('requestTimeout') ?? 60, 1, 3600) * 1000,
+      autostart: {
+        autostart: readAutostart,
+        idleStopMs: () => clamp(readSetting<number>('idleStop') ?? 0, 0, 1440) * 60_000,
+      },
     });
     this._register(this.host);
     this._register(this.host.onDidChangeServers(() => this._onDidChange.fire()));
@@ -57,17 +64,20 @@ export class HostController extends Disposable {
       if (e.state === 'error' && e.previous !== 'error' && !e.needsSignIn) this.notifyError(e.server, e.message ?? vscode.l10n.t('failed'));
     }));
     this._register(vscode.workspace.onDidChangeConfiguration(e => {
-      if (e.affectsConfiguration(`${SECTION}.servers`)) void this.reload();
+      if (['servers', 'autostart', 'idleStop'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.reload();
       // A sandbox's rules are fixed when it starts; autoApproveTools is read per call and needs no restart.
       else if (['all', 'allowedDomains', 'allowUnsandboxed', 'runtimePath'].some(k => e.affectsConfiguration(`${SECTION}.sandbox.${k}`))) void this.restartLocalServers();
     }));
     // Starts the workspace's servers and the user servers that waited for trust (McpHost.apply).
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
+    if (discovery) this._register(discovery.onDidChange(() => void this.reload()));
   }
 
   get untrusted(): readonly string[] { return this._untrusted; }
   get problems(): readonly ConfigProblem[] { return this.host.problems; }
   scopeOf(name: string): DeclarationScope | undefined { return this._scopes.get(name); }
+  /** Discovered servers (mcpHost.discovery) as of the last reload. */
+  get discovered(): DiscoveryState { return this._discovery; }
 
   private async restartLocalServers(): Promise<void> {
     const local = this.host.servers.filter(c => c.declaration.type === 'stdio' && (c.state === 'running' || c.state === 'starting' || c.state === 'error'));
@@ -78,9 +88,12 @@ export class HostController extends Disposable {
   reload(): Promise<unknown> {
     this.applying = this.applying.then(async () => {
       const { allowed, untrusted, scopes } = readServers();
+      const discovery = this.discovery ? DiscoveryState.planned(allowed, await this.discovery.current(), vscode.workspace.isTrusted) : new DiscoveryState();
       this._untrusted = untrusted;
-      this._scopes = scopes;
-      await this.host.apply(allowed);
+      // Discovered servers get a workspace server's approvals, inputs and sandbox, never a user server's.
+      this._scopes = new Map([...scopes, ...Object.keys(discovery.plan.run).map((key): [string, DeclarationScope] => [key, 'workspace'])]);
+      this._discovery = discovery;
+      await this.host.apply({ ...allowed, ...discovery.plan.run });
       this._onDidChange.fire();
     }).catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not apply the servers setting: {0}', String(e))));
     return this.applying;

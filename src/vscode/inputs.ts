@@ -9,6 +9,7 @@ import { InputVault, type InputBinding, type InputReferrer, type InputRequest, t
 import { readInputs } from './config';
 import { InputFlowAction, MultiStepInput, type InputStep } from './multiStepInput';
 import { pickText } from './pickText';
+import { workspaceIdentity } from './workspaceIdentity';
 
 /** A request with its declaration's scope; the store adds which workspace that scope means. */
 export type ScopedInputRequest = InputRequest & { readonly scope: InputScope };
@@ -147,10 +148,7 @@ function referrerOf(request: ScopedInputRequest | InputReferrer): InputReferrer 
   return { id, server, field, ...(target ? { target: { kind: target.kind, value: target.value, ...(target.folder !== undefined ? { folder: target.folder } : {}) } } : {}), scope, ...(scope === 'user' ? {} : { workspace: workspaceIdentity() }) };
 }
 
-/** The open workspace: its `.code-workspace` file, or its (first) folder. */
-export function workspaceIdentity(): string {
-  return (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? '';
-}
+export { workspaceIdentity };
 
 function offerItem(offer: StoredInput): OfferItem {
   const [first, ...more] = offer.bindings;

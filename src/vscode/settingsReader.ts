@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 // The policy module itself, not the core index: early.js reads settings too and must not pull in the SDK.
 import { effectiveSetting } from '../core/config/settingsPolicy';
+import { isAutostart, type Autostart } from '../core/autostart/policy';
 
 export const SECTION = 'mcpHost';
 
@@ -27,4 +28,10 @@ export function readUserValue<T = unknown>(key: string): T | undefined {
 export function readStrings(key: string): string[] {
   const value = readSetting<unknown>(key);
   return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** `mcpHost.autostart`, `onDemand` when unset or not one of the choices (the host and the early start read it alike). */
+export function readAutostart(): Autostart {
+  const v = readSetting('autostart');
+  return isAutostart(v) ? v : 'onDemand';
 }

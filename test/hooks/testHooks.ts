@@ -32,6 +32,9 @@ export interface McpHostTestHooks {
   readonly apps: AppsFeature;
   /** The `mcp-host-resource:` URI this window mints for a resource (as opening it would), without reading it. */
   resourceUri(server: string, uri: string, part: number, fileName: string): vscode.Uri;
+  /** This window's gateway (started on first use) and the MCP server definitions VS Code's chat gets. */
+  readonly gateway: BuiltHost['gateway'];
+  readonly native: BuiltHost['native'];
   /** The sampling log's entries as plain JSON. */
   samplingLogEntries(): SamplingLogEntry[];
   /**
@@ -42,7 +45,7 @@ export interface McpHostTestHooks {
 }
 
 export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: McpHostTestHooks['startup']): McpHostTestHooks {
-  const { controller, serversProvider, resources, elicitation, sampling, apps } = built;
+  const { controller, serversProvider, resources, elicitation, sampling, apps, gateway, native } = built;
   return {
     host: controller.host,
     logUri: logUri.toString(),
@@ -53,6 +56,8 @@ export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: M
     elicitation,
     apps,
     resourceUri: (server, uri, part, fileName) => resources.fs.uriFor(server, uri, part, fileName),
+    gateway,
+    native,
     samplingLogEntries: () => JSON.parse(JSON.stringify(sampling.service.log.entries)) as SamplingLogEntry[],
     startup,
   };

@@ -36,7 +36,8 @@ export const runs = [
   // A window reload (Playwright reloads the page): the workbench starts a new extension host, which runs the
   // test entry again; test/integration/reload registers the checks of the second load (an OAuth sign-in
   // that must survive the reload through SecretStorage). The same hand-over folder as 'workbench'.
-  { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000 },
+  // The default `mcpHost.autostart` (onDemand), which BASE_SETTINGS sets to `always` for the other runs: the catalogue cache survives the reload.
+  { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000, settings: { 'mcpHost.autostart': 'onDemand' } },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the
@@ -61,6 +62,8 @@ export const runs = [
       'mcpHost.chat.maxTools': 20,
       'mcpHost.toolSets': { safe: ['guarded/get-sum'] },
       'mcpHost.inputs': [{ id: 'token', type: 'promptString', description: 'Your token', password: true }],
+      // The workspace's .mcp.json is followed (test/integration/restricted/discovery.test.ts); its .cursor/mcp.json is not.
+      'mcpHost.discovery': { claudeCodeWorkspace: true },
       // The fixture workspace sets other values for these; Restricted Mode must ignore them.
       'mcpHost.autoRestart.maxRestarts': 0,
       'mcpHost.prompts.openIn': 'editor',
@@ -92,6 +95,21 @@ export const runs = [
       'mcpHost.servers': {
         everything: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
         paused: { command: process.execPath, args: ['server.js'], disabled: true },
+      },
+    },
+  },
+  // Popular servers from npm as their users run them (issue 30): Playwright MCP with Debian's Chromium from
+  // @mcp, the cyanheads Git server from agent mode, the system-monitor MCP App, whose painting the UI suite
+  // (test/ui-popular) checks inside the webview. The same hand-over folder as 'workbench'. Another extension
+  // (test/fixtures/api-first-call) activates MCP Host at startup and lists the servers declared here at once.
+  {
+    name: 'popular', dir: 'popular', ui: 'test/ui-popular', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, timeoutMs: 420_000,
+    fixtureExtensions: [path.join(REPO, 'test/fixtures/lm-extension'), path.join(REPO, 'test/fixtures/api-first-call')],
+    settings: {
+      'mcpHost.servers': {
+        everything: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
+        paused: { command: process.execPath, args: ['server.js'], disabled: true },
+        remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
       },
     },
   },

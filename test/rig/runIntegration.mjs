@@ -45,6 +45,9 @@ export const BASE_SETTINGS = {
   'update.mode': 'none',
   'git.enabled': false,
   'window.restoreWindows': 'none',
+  // Tests declare, remove and declare again the same servers and expect them to run: each run's own
+  // settings choose on-demand starts where they test them (the 'reload' run).
+  'mcpHost.autostart': 'always',
 };
 
 /**

@@ -39,7 +39,7 @@ function running(pid: number): boolean {
   try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; }
 }
 
-interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null }>; tree: number[] }
+interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null; killedWatchdogs?: number[] }>; tree: number[] }
 
 /** Starts the embedded host with `servers`; resolves once every server runs, with every process it started. */
 async function startHost(servers: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Started> {
@@ -54,11 +54,14 @@ async function startHost(servers: Record<string, unknown>, extra: Record<string,
   return { host, pids, tree: descendants(host.pid!) };
 }
 
-const isLinux = process.platform === 'linux';
+/**
+ * These suites read the process table in /proc: elsewhere they are registered as pending (listed in
+ * test/skipped-tests.json with the reason, so run-all reports them), never skipped in silence.
+ */
+const describeOnLinux = process.platform === 'linux' ? describe : describe.skip;
 
-describe('lifecycle: a stopped server is gone, and so is everything it started', function () {
+describeOnLinux('lifecycle: a stopped server is gone, and so is everything it started', function () {
   this.timeout(60_000);
-  before(function () { if (!isLinux) this.skip(); });
 
   it('stop ends a helper the server started with setsid (its own session), with or without its environment', async () => {
     const { host } = createTestHost();
@@ -91,10 +94,9 @@ describe('lifecycle: a stopped server is gone, and so is everything it started',
   });
 });
 
-describe('lifecycle: the servers die with their host', function () {
+describeOnLinux('lifecycle: the servers die with their host', function () {
   this.timeout(90_000);
   let dir: string;
-  before(function () { if (!isLinux) this.skip(); });
   beforeEach(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-lifecycle-')); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -133,13 +135,58 @@ describe('lifecycle: the servers die with their host', function () {
     await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
   });
 
+  it('attacker: a server that kills its host\'s watchdog still dies with the host: a new watchdog takes over every live launch', async () => {
+    const crashing = node(fixtureServer('crashing'));
+    const started = await startHost({
+      killer: { ...crashing, env: { FIXTURE_KILL_WATCHDOG: '1', FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' } },
+      bystander: { ...crashing, env: { FIXTURE_IGNORE_EOF: '1' } },
+    });
+    const all = everything(started);
+    try {
+      const killed = started.pids.killer.killedWatchdogs ?? [];
+      assert.equal(killed.length, 1, 'the server found and killed the watchdog');
+      assert.ok(!running(killed[0]));
+      const isWatchdog = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; } };
+      const replacement = await waitFor(() => descendants(started.host.pid!).find(p => !killed.includes(p) && isWatchdog(p)), 'a new watchdog', 5000);
+      all.push(replacement);
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally {
+      // Without a watchdog nothing else would end them: a failed assertion must not leave them running.
+      started.host.kill('SIGKILL');
+      for (const pid of all) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
+  it('attacker: a watchdog stopped with SIGSTOP is replaced too, and the servers die with the host', async () => {
+    const started = await startHost({ stays: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1', FIXTURE_SETSID_GRANDCHILD: '1' } } });
+    const all = everything(started);
+    try {
+      const stopped = watchdogOf(started);
+      // What a server can do as well as kill it: it runs as the same user.
+      process.kill(stopped, 'SIGSTOP');
+      const isWatchdog = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('MCP_HOST_LAUNCH'); } catch { return false; } };
+      const replacement = await waitFor(() => descendants(started.host.pid!).find(p => p !== stopped && isWatchdog(p)), 'a new watchdog', 10_000);
+      all.push(replacement);
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally {
+      started.host.kill('SIGKILL');
+      for (const pid of all) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
   it('kill -9 of the host and its watchdog: the next activation\'s sweep ends what they left, and leaves a live host\'s servers alone', async () => {
     const dead = await startHost(servers(), { sandbox: sandbox(), ledger: path.join(dir, 'ledger') });
     const alive = await startHost({ other: { ...node(fixtureServer('crashing')), env: { FIXTURE_IGNORE_EOF: '1' } } }, { ledger: path.join(dir, 'ledger') });
     try {
       const all = everything(dead);
-      process.kill(watchdogOf(dead), 'SIGKILL');
+      // The host and its watchdog die together (a power cut of the editor): the watchdog is frozen first,
+      // so it never reads the pipe's end, and the host has no time to replace it.
+      const watchdog = watchdogOf(dead);
+      process.kill(watchdog, 'SIGSTOP');
       dead.host.kill('SIGKILL');
+      process.kill(watchdog, 'SIGKILL');
       // What the bug looked like: with nobody to end them, these outlive the host.
       await new Promise(r => setTimeout(r, 1000));
       assert.ok(running(dead.pids.ignoresEof.pid), 'a server that ignores EOF outlives a host killed with its watchdog');

@@ -50,6 +50,10 @@ describe('settings: a workspace narrows the user\'s choices, never widens them',
     assert.equal(limit('prompts.openIn', 'editor', 'chat', 'chat'), 'editor');
     assert.equal(limit('prompts.openIn', undefined, 'editor', 'chat'), 'editor');
     assert.equal(limit('prompts.openIn', 'chat', 'nonsense', 'chat'), 'chat');
+    // The native route into VS Code's chat: a workspace may close it, never open what the user closed.
+    assert.equal(limit('chat.nativeServers', false, true, true), false);
+    assert.equal(limit('chat.nativeServers', undefined, false, true), false);
+    assert.equal(limit('chat.nativeServers', undefined, 'yes', true), true);
   });
 
   it('settings that guard consent, the sandbox, sampling, sign-in and installs take only the user\'s value', () => {

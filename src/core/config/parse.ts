@@ -6,10 +6,11 @@ import { PROTOCOL_CHOICES, type ConfigProblem, type HttpDeclaration, type ParseR
 import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
 import { parseDev } from './devDecl';
+import { AUTOSTART_CHOICES, isAutostart, type Autostart } from '../autostart/policy';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev']);
 const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
-const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'protocol', 'description', 'gallery', 'version', 'roots']);
+const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'protocol', 'description', 'gallery', 'version', 'roots', 'autostart']);
 
 export function parseServers(raw: unknown): ParseResult {
   const servers: ServerDeclaration[] = [];
@@ -75,6 +76,12 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     else protocol = v.protocol as ProtocolChoice;
   }
 
+  let autostart: Autostart | undefined;
+  if (v.autostart !== undefined) {
+    if (!isAutostart(v.autostart)) error(`"autostart" must be one of ${AUTOSTART_CHOICES.map(c => `"${c}"`).join(', ')}.`, 'autostart');
+    else autostart = v.autostart;
+  }
+
   const allowed = type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS;
   for (const key of Object.keys(v)) {
     if (allowed.has(key) || COMMON_FIELDS.has(key)) continue;
@@ -84,7 +91,7 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
 
   const checkVars = (field: string, s: string) => { for (const m of checkVariables(s)) error(`${field}: ${m}.`, field); };
   const roots = v.roots === undefined ? undefined : parseRoots(v.roots, error, checkVars);
-  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}), ...(roots ? { roots } : {}), ...(protocol ? { protocol } : {}) };
+  const base = { name, disabled: disabled === true, timeoutMs, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}), ...(roots ? { roots } : {}), ...(protocol ? { protocol } : {}), ...(autostart ? { autostart } : {}) };
 
   if (type === 'stdio') {
     if (typeof v.command !== 'string' || !v.command.trim()) {
@@ -189,7 +196,8 @@ function describe(v: unknown): string {
 /** A stable key of what makes a server (re)start, so `apply()` restarts only changed servers. */
 export function declarationKey(d: ServerDeclaration): string {
   // `roots` change without a restart: the server gets roots/list_changed (ServerConnection.refreshRoots).
-  const { roots: _roots, ...rest } = d;
+  // Nor `autostart`: it decides when the server starts next, not what runs.
+  const { roots: _roots, autostart: _autostart, ...rest } = d;
   return JSON.stringify(rest, (_k, val: unknown) =>
     val && typeof val === 'object' && !Array.isArray(val)
       ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))

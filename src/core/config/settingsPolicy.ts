@@ -40,11 +40,17 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'autoRestart.maxRestarts': { kind: 'min', floor: 0 },
   'autoRestart.initialDelay': { kind: 'max', floor: 0.05 },
   'requestTimeout': { kind: 'min', floor: 1 },
+  // A workspace may make servers start less, never more (a user's `never` stays never).
+  'autostart': { kind: 'stricter', order: ['always', 'onDemand', 'never'] },
+  // Stopping the user's servers (and their state) is the user's choice.
+  'idleStop': user,
   // The editor is the stricter target: nothing is put into the chat input.
   'prompts.openIn': { kind: 'stricter', order: ['chat', 'editor'] },
   'tools.autoApprove': user,
   'tools.disabled': union,
   'chat.excludedServers': union,
+  // Off is the narrower choice: no gateway route into VS Code's chat. A workspace may turn it off, not back on.
+  'chat.nativeServers': { kind: 'stricter', order: ['true', 'false'] },
   'chat.maxTools': { kind: 'min', floor: 1 },
   // 0 means "a quarter of the model's input", which cannot be compared with a workspace's number: the user's model, the user's budget.
   'chat.maxToolSchemaTokens': user,
@@ -65,6 +71,8 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'oauth.redirect': user,
   'oauth.loopbackPort': user,
   'registry.url': user,
+  // Which other hosts' files are followed: a repository enabling one would start its own `.mcp.json`.
+  'discovery': user,
 };
 
 /** What an editor reports for one setting, scope by scope (VS Code's `inspect()`), plus every folder's own value. */

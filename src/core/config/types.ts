@@ -1,4 +1,5 @@
 /** Server declarations in the shape of VS Code's `mcp.json`, plus our own `disabled` and `timeout`. */
+import type { Autostart } from '../autostart/policy';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -14,6 +15,8 @@ interface DeclarationBase {
   readonly roots?: readonly string[];
   /** Which protocol era to speak; absent means `auto`. */
   readonly protocol?: ProtocolChoice;
+  /** When this server starts; absent: the embedder's setting (core/autostart). */
+  readonly autostart?: Autostart;
 }
 
 /**

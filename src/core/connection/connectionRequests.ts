@@ -14,6 +14,7 @@ import { sendRequest, type CallOptions, type RequestTarget, type ResultSchema, t
 import { throughCache, type ResponseCache } from './responseCache';
 import type { RunningClient } from './start/wireClient';
 import type { ToolCalls } from './toolCalls';
+import { UseTracker } from './useTracker';
 
 export abstract class ConnectionRequests extends ConnectionState {
   abstract readonly catalog: ServerCatalog;
@@ -24,6 +25,9 @@ export abstract class ConnectionRequests extends ConnectionState {
   protected running?: RunningClient;
   /** The last running client's transport kind and protocol survive a crash (the restart countdown names them). */
   protected lastRunning?: Pick<RunningClient, 'kind' | 'protocolVersion'>;
+
+  /** What uses this server now and when it was last used (`mcpHost.idleStop`). */
+  readonly uses = new UseTracker();
 
   protected get client(): Client | undefined { return this.running?.client; }
   get serverInfo(): Implementation | undefined { return this.client?.getServerVersion(); }
@@ -36,13 +40,15 @@ export abstract class ConnectionRequests extends ConnectionState {
   get pid(): number | undefined { return this.running?.pid; }
   /** Loopback port of the Node inspector of a running `dev.debug` server (announced on its stderr). */
   get inspectorPort(): number | undefined { return this.running?.inspectorPort; }
+  /** The values a copy of what this server sent must not keep: `${input:…}` values, OAuth tokens (core/catalog/catalogCache). */
+  get redactions(): readonly string[] { return this.secrets; }
   get ref(): ServerRef { return { name: this.name, title: this.serverInfo?.title }; }
 
   // ---- requests -------------------------------------------------------------------------------
 
   /** Sends a request with the server's timeout, cancellation and progress; errors name the server. */
   request<T>(method: string, params: Record<string, unknown> | undefined, schema: ResultSchema, opts: CallOptions = {}): Promise<T> {
-    return sendRequest<T>(this.requests, method, params, schema, opts);
+    return this.uses.track(sendRequest<T>(this.requests, method, params, schema, opts));
   }
 
   /**
@@ -54,7 +60,7 @@ export abstract class ConnectionRequests extends ConnectionState {
   callTool(name: string, args: Record<string, unknown> = {}, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     // The tool's definition (task support, output schema) is known only once a restart has listed it again.
     // A running server's call skips the wait (and its tick): the hot path of every tool call.
-    return this.state === 'running' ? this.tools.send(name, args, opts) : this.ready(opts, 'tools/call').then(() => this.tools.send(name, args, opts));
+    return this.uses.track(this.state === 'running' ? this.tools.send(name, args, opts) : this.ready(opts, 'tools/call').then(() => this.tools.send(name, args, opts)));
   }
 
   protected supportsToolTasks(): boolean {
@@ -92,9 +98,11 @@ export abstract class ConnectionRequests extends ConnectionState {
     const listens = this.running?.listens;
     if (listens) await listens.subscribe(uri);
     else await this.request('resources/subscribe', { uri }, specTypeSchemas.EmptyResult);
+    this.uses.subscription(uri, true);
   }
 
   async unsubscribe(uri: string): Promise<void> {
+    this.uses.subscription(uri, false);
     const listens = this.running?.listens;
     if (listens) await listens.unsubscribe(uri);
     else await this.request('resources/unsubscribe', { uri }, specTypeSchemas.EmptyResult);

@@ -28,6 +28,8 @@ export abstract class ConnectionState extends Disposable {
   protected _message?: string;
   protected _needsSignIn = false;
   protected _trustRequirements: readonly TrustRequirement[] = [];
+  /** Set while the server waits for its first use (`mcpHost.autostart: onDemand`, core/autostart): starts it. */
+  private wakeUp?: () => void;
   /** Between a crash and the end of the automatic restart that follows it. */
   protected abstract get restarting(): boolean;
   protected abstract restartEnded(): void;
@@ -52,6 +54,18 @@ export abstract class ConnectionState extends Disposable {
   get needsTrust(): boolean { return this._trustRequirements.length > 0 && this._state === 'stopped'; }
   /** While {@link needsTrust}: the fields that depend on the workspace folders. */
   get trustRequirements(): readonly TrustRequirement[] { return this.needsTrust ? this._trustRequirements : []; }
+
+  /**
+   * Stopped, and started by the next request (any of them: a tool call, a prompt, a resource read,
+   * an app's request) or {@link ready}. Not after the user's own Stop.
+   */
+  get dormant(): boolean { return this.wakeUp !== undefined && this._state === 'stopped'; }
+
+  /** The host lets the next use start this stopped server with `wake` (which must set `starting` at once); undefined: it no longer does. */
+  sleepUntilUsed(wake: (() => void) | undefined): void { this.wakeUp = wake; }
+
+  /** A start or stop of the user's (or the host's): the server no longer waits for a use. */
+  protected awake(): void { this.wakeUp = undefined; }
 
   /** Resolves once the server is running; rejects if it ends in `error`/`stopped` instead. */
   whenRunning(): Promise<void> {
@@ -84,12 +98,18 @@ export abstract class ConnectionState extends Disposable {
   }
 
   /**
-   * Resolves once the server runs. While it starts, or restarts after a crash, waits at most
+   * Resolves once the server runs; a {@link dormant} server starts now. While it starts, or restarts after a crash, waits at most
    * `timeoutMs` (default: its request timeout) and until `signal` aborts; otherwise rejects with an
    * error that says why `method` cannot be sent (restarting, stopped, failed, cancelled).
    */
   ready(opts: CallOptions = {}, method = 'the request'): Promise<void> {
     if (this._state === 'running') return Promise.resolve();
+    if (this.dormant) {
+      const wake = this.wakeUp!;
+      this.wakeUp = undefined;
+      this.logger.info(`Starting: first use (${method})`);
+      wake();
+    }
     return readyOrWait({
       name: this.name, state: () => this._state, message: () => this._message, restarting: () => this.restarting,
       onDidChangeState: this.onDidChangeState, notRunning: m => this.notRunning(m),

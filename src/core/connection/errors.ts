@@ -40,24 +40,63 @@ export function describeExit(exit: { code: number | null; signal: string | null 
 }
 
 const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE))/;
+/**
+ * The codes of {@link describeNetworkError} as they appear in a message: the legacy SSE transport passes
+ * only the text of fetch's error on ("SSE error: TypeError: fetch failed: connect ECONNREFUSED 127.0.0.1:9").
+ */
+const CODE_IN_TEXT = /\b(ENOTFOUND|EAI_AGAIN|EAI_NONAME|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z_]+|CERT_[A-Z_]+|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_[A-Z_]+)\b/;
 
 /**
  * Why a connection to an HTTP server failed, in words, from the error codes in the `cause` chain
- * that `fetch failed` hides; `undefined` when the error is not a network failure.
+ * that `fetch failed` hides (or, where only text survived, the codes in the messages); `undefined` when
+ * the error is not a network failure. `url` names where: host and port.
  */
 export function describeNetworkError(err: unknown, url?: string): string | undefined {
+  let fetchFailed = false;
+  let innermost: string | undefined;
   for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code !== 'string') continue;
-    const host = url ? safeHost(url) : undefined;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `the host name ${host ? `"${host}" ` : ''}could not be resolved (DNS: ${code})`;
-    if (code === 'ECONNREFUSED') return `connection refused: nothing is listening${url ? ` at ${url}` : ''}`;
-    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return `the server dropped the connection (${code})`;
-    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `the connection timed out (${code})`;
-    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `the host is unreachable (${code})`;
-    if (TLS_CODES.test(code)) return `the TLS certificate was refused (${code}: ${(e as Error).message})`;
+    const message = typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '';
+    const own = (e as { code?: unknown }).code;
+    const code = typeof own === 'string' ? own : CODE_IN_TEXT.exec(message)?.[1];
+    // fetch refuses the ports of the Fetch standard's "bad port" list (1, 6000, 6665-6669 …) before any
+    // traffic; undici says only "bad port", with no code.
+    if (/\bbad port\b/.test(message)) return `port ${portOf(url) ?? '(unknown)'}${url && safeHost(url) ? ` of ${safeHost(url)}` : ''} is blocked: fetch never connects to it (it is on the Fetch standard's list of blocked ports, whatever listens there); serve the server on another port`;
+    if (code) {
+      const described = describeCode(code, e, message, url);
+      if (described) return described;
+    }
+    if (/\bfetch failed\b/.test(message)) fetchFailed = true;
+    if (message) innermost = message;
   }
+  // fetch failed for a reason without a code we know: say where, and the innermost reason given.
+  if (fetchFailed) return `the request to ${url ? originOf(url) : 'the server'} failed${innermost && !/^(TypeError: )?fetch failed$/.test(innermost) ? ` (${innermost})` : ''}`;
   return undefined;
+}
+
+function describeCode(code: string, e: unknown, message: string, url: string | undefined): string | undefined {
+  const host = url ? safeHost(url) : undefined;
+  const where = url ?? addressOf(e);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return `the host name ${host ? `"${host}" ` : ''}could not be resolved (DNS: ${code})`;
+  if (code === 'ECONNREFUSED') return `connection refused: nothing is listening${where ? ` at ${where}` : ''}`;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return `the server dropped the connection (${code})`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `the connection timed out (${code})`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `the host is unreachable (${code})`;
+  if (TLS_CODES.test(code)) return `the TLS certificate was refused (${code}: ${message})`;
+  return undefined;
+}
+
+/** host:port of an error that carries them (a refused socket), for a message without the URL. */
+function addressOf(e: unknown): string | undefined {
+  const { address, port } = e as { address?: unknown; port?: unknown };
+  return typeof address === 'string' && typeof port === 'number' ? `${address}:${port}` : undefined;
+}
+
+function portOf(url: string | undefined): string | undefined {
+  try { const u = new URL(url ?? ''); return u.port || (u.protocol === 'https:' ? '443' : '80'); } catch { return undefined; }
+}
+
+function originOf(url: string): string {
+  try { return new URL(url).host; } catch { return url; }
 }
 
 function safeHost(url: string): string | undefined {

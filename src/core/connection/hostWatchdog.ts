@@ -5,9 +5,11 @@
  * then SIGKILL), including servers that ignore stdin EOF and helpers in their own session. Node gives
  * an extension no parent-death signal or job object; a pipe's end is the one notice every OS gives.
  * On Linux it finds the processes by their launch token (processScan.ts); elsewhere by process group
- * (macOS) or `taskkill /T` (Windows).
+ * (macOS) or `taskkill /T` (Windows). A watchdog that dies while the host lives (a server killed it)
+ * is replaced at once, and the new one is told every live launch; on Linux so is a stopped one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { LAUNCH_TOKEN_ENV } from './processScan';
 import { windowsSystemProgram } from './windowsCommand';
 
@@ -16,6 +18,8 @@ const WATCHDOG_SCRIPT = String.raw`
 const fs = require('fs');
 const { spawnSync } = require('child_process');
 const launches = new Map();
+// The launches already live when this watchdog replaced one, known before it reads a line (the host may die first).
+for (const entry of (process.env.MCP_HOST_LIVE || '').split(',')) { const [token, pid] = entry.split(' '); if (token) launches.set(token, Number(pid)); }
 const key = process.argv[1] + '=';
 const taskkill = process.argv[2];
 let buffered = '';
@@ -62,32 +66,76 @@ process.stdin.on('error', reap);
 `;
 
 let watchdog: ChildProcess | undefined;
+/** The live launches, as the host told its watchdog: what a new watchdog is told again. */
+const live = new Map<string, number>();
+let startedAt = 0;
+let respawn: NodeJS.Timeout | undefined;
+let stoppedCheck: NodeJS.Timeout | undefined;
+const STOPPED_CHECK_MS = 2000;
+/** A watchdog that dies this soon after its start (a broken runtime) is started again only after this pause. */
+const RESPAWN_PAUSE_MS = 1000;
 
 function started(): ChildProcess | undefined {
   if (watchdog) return watchdog;
   const taskkill = process.platform === 'win32' ? windowsSystemProgram('taskkill.exe', process.env) : '';
+  let child: ChildProcess;
   try {
     // ELECTRON_RUN_AS_NODE: in VS Code execPath is the editor's own binary, which then runs as plain Node.
-    watchdog = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, LAUNCH_TOKEN_ENV, taskkill], {
+    child = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, LAUNCH_TOKEN_ENV, taskkill], {
       detached: true, stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true,
-      env: { ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}) },
+      env: {
+        ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
+        // In its environment, not its argv: only the user's own processes can read it.
+        ...(live.size ? { MCP_HOST_LIVE: [...live].map(([token, pid]) => `${token} ${pid}`).join(',') } : {}),
+      },
     });
   } catch { return undefined; }
-  watchdog.on('error', () => { watchdog = undefined; });
-  watchdog.stdin!.on('error', () => { /* the watchdog is gone: nothing to tell */ });
+  watchdog = child;
+  startedAt = Date.now();
+  child.on('error', () => gone(child));
+  child.once('exit', () => gone(child));
+  child.stdin!.on('error', () => { /* the watchdog is gone: 'exit' says so */ });
   // Neither the process nor its pipe may keep the host alive.
-  watchdog.unref();
-  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
-  return watchdog;
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  if (process.platform === 'linux') stoppedCheck ??= setInterval(endStopped, STOPPED_CHECK_MS).unref();
+  return child;
+}
+
+/**
+ * A watchdog stopped with SIGSTOP neither exits nor notices the host's end: one that is found stopped
+ * (Linux: its state in /proc) is killed, and so replaced.
+ */
+function endStopped(): void {
+  const pid = watchdog?.pid;
+  if (pid === undefined) return;
+  let state: string | undefined;
+  try { const stat = readFileSync(`/proc/${pid}/stat`, 'latin1'); state = stat[stat.lastIndexOf(')') + 2]; } catch { return; }
+  if (state === 'T' || state === 't') try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
+}
+
+/**
+ * The watchdog ended while the host lives: it only ends by itself once the host is gone, so something
+ * killed it — a server can see its pid — to outlive the editor. A new one takes over every live launch.
+ */
+function gone(child: ChildProcess): void {
+  if (watchdog !== child) return;
+  watchdog = undefined;
+  if (!live.size || respawn) return;
+  respawn = setTimeout(() => { respawn = undefined; if (live.size) started(); }, Date.now() - startedAt < RESPAWN_PAUSE_MS ? RESPAWN_PAUSE_MS : 0);
+  respawn.unref();
 }
 
 /** The watchdog ends this launch's processes if the host dies first. */
 export function watchLaunch(token: string, pid: number): void {
-  started()?.stdin?.write(`+ ${token} ${pid}\n`);
+  live.set(token, pid);
+  // A new watchdog gets every live launch in its environment, this one included.
+  if (watchdog) watchdog.stdin?.write(`+ ${token} ${pid}\n`);
+  else started();
 }
 
 /** The launch's processes are gone: the watchdog forgets it. */
 export function unwatchLaunch(token: string): void {
+  live.delete(token);
   watchdog?.stdin?.write(`- ${token}\n`);
 }
-

@@ -12,7 +12,7 @@ import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts } from '../ports';
 import { ServerCatalog } from '../catalog/serverCatalog';
 import { plainText } from '../text/plainText';
-import { BudgetExceededError, ServerBudget, type ServerLimits } from '../budgets';
+import { ServerBudget, type ServerLimits } from '../budgets';
 import { describeExit, describeNetworkError, errorText } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { StdioTransport } from './stdioTransport';
@@ -31,6 +31,7 @@ import { Recovery } from './recovery';
 import { ServerOAuth } from './oauthSessions';
 import { ToolCalls } from './toolCalls';
 import { ConnectionRequests } from './connectionRequests';
+import { OwnStops } from './ownStops';
 import { StartAttempt } from './start/attempt';
 import type { StartContext, StartOutcome } from './start/context';
 import { runStart } from './start/runStart';
@@ -61,6 +62,7 @@ const STREAM_BROKE = /^(SSE stream disconnected|Failed to reconnect|Maximum reco
 export class ServerConnection extends ConnectionRequests {
   /** The start in progress, or the one that made the running client; replaced by every start, cancelled by stop. */
   private attempt?: StartAttempt;
+  private readonly ownStops = new OwnStops<StartAttempt | undefined>();
   private declaredSecrets: readonly string[] = [];
   private signInPending = false;
   private readonly roots: ServerRoots;
@@ -133,7 +135,7 @@ export class ServerConnection extends ConnectionRequests {
     });
     this.oauth = new ServerOAuth(name, options.ports.auth, this.logger, () => {
       // A running server whose tokens are gone for good (refresh refused, sign-in declined) stops asking.
-      if (this._state === 'running') void this.end(() => this.failAuth(new SignInRequiredError()));
+      if (this._state === 'running') this.stopOnOwn(() => this.failAuth(new SignInRequiredError()));
     });
     const pages = {
       name, cache: this.cache, client: () => this.client, secrets: () => this.secrets, timeoutMs: () => this.requestTimeoutMs(),
@@ -141,21 +143,19 @@ export class ServerConnection extends ConnectionRequests {
     };
     this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc: ResultSchema) => listPage(pages, m, p, sc), k, c,
       (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
-    this._register(this.catalog.onDidExceedBudget(e => this.stopForBudget(e)));
+    // A catalogue past its budget: stop the server for good (a restart would list it again).
+    this._register(this.catalog.onDidExceedBudget(e => { if (this._state === 'running' || this._state === 'starting') this.stopOnOwn(() => this.fail(e.message)); }));
     this._register(this.catalog.onDidChange(kind => { if (kind === 'tools') this.tools.listed(this.catalog.get('tools')); }));
     this.roots = new ServerRoots(() => this._declaration, options.ports, this.logger);
     const roots = options.ports.roots;
-    if (roots) this._register(roots.onDidChangeRoots(() => {
-      if (this._state === 'running') void this.rootsChanged();
-    }));
+    if (roots) this._register(roots.onDidChangeRoots(() => { if (this._state === 'running') void this.rootsChanged(); }));
     if (this.logger.onDidChangeLogLevel) this._register(this.logger.onDidChangeLogLevel(() => this.syncLogLevel()));
   }
 
   get declaration(): ServerDeclaration { return this._declaration; }
   /** In `starting` after a crash: `restarting` (a process) or `reconnecting` (an HTTP server that went away). */
   get recovery(): 'restarting' | 'reconnecting' | undefined {
-    if (!this.recovery_.restarting) return undefined;
-    return this.transportKind === 'http' || this.transportKind === 'sse' ? 'reconnecting' : 'restarting';
+    return !this.recovery_.restarting ? undefined : this.transportKind === 'http' || this.transportKind === 'sse' ? 'reconnecting' : 'restarting';
   }
   private get url(): string | undefined { return (this._declaration as { url?: string }).url; }
   /** Started under the OS sandbox (see `core/sandbox`). */
@@ -167,8 +167,7 @@ export class ServerConnection extends ConnectionRequests {
   protected restartEnded(): void { this.recovery_.restarting = false; }
   /** `${input:…}` values, plus OAuth tokens and client secrets: logs and traces redact them. */
   protected get secrets(): readonly string[] {
-    const session = this.oauth.session;
-    return session ? [...this.declaredSecrets, ...session.secrets()] : this.declaredSecrets;
+    return this.oauth.session ? [...this.declaredSecrets, ...this.oauth.session.secrets()] : this.declaredSecrets;
   }
 
   /** Replaces the declaration; the caller decides whether to restart. */
@@ -187,7 +186,7 @@ export class ServerConnection extends ConnectionRequests {
 
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
-    this.restartPolicy.reset();
+    this.restartPolicy.reset(); this.awake();
     // A start of the user's (a restart after editing the server, a sign-in) wants fresh answers.
     this.cache.clear();
     this.setState('starting');
@@ -195,7 +194,7 @@ export class ServerConnection extends ConnectionRequests {
   }
 
   async stop(): Promise<void> {
-    this._trustRequirements = [];
+    this._trustRequirements = []; this.awake();
     this.cache.clear();
     // Only if no start came in meanwhile: a restart right after a stop must not be shown as stopped.
     await this.end(() => this.setState('stopped'));
@@ -250,6 +249,7 @@ export class ServerConnection extends ConnectionRequests {
       },
     });
     if (this.attempt === attempt) await this.settle(attempt, outcome);
+    else await this.ownStops.pending(this.attempt);
   }
 
   /** The state a finished attempt leaves the server in. */
@@ -366,9 +366,10 @@ export class ServerConnection extends ConnectionRequests {
     if (this._state !== 'running') throw this.notRunning('re-initialize');
   }
 
-  /** A catalogue past its budget: stop the server for good (a restart would list it again). */
-  private stopForBudget(err: BudgetExceededError): void {
-    if (this._state === 'running' || this._state === 'starting') void this.end(() => this.fail(err.message));
+  /** Stops with no caller to wait for it: a start it cancels waits for it instead (ownStops.ts). */
+  private stopOnOwn(then: () => void): void {
+    // end() makes its stopping attempt the current one before its first await: read after it.
+    this.ownStops.track(this.end(then).catch((e: unknown) => this.logger.error(`Stopping failed: ${errorText(e)}`)), this.attempt);
   }
 
   private failAuth(err: SignInRequiredError | AuthorizationError | InsufficientScopeError): void {

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/client';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { Emitter, type IDisposable } from '../events';
 import { ResultStore } from '../tools/resultBudget';
@@ -129,6 +130,7 @@ class McpGateway implements Gateway {
         policy: this.options.policy ?? (() => OPEN_POLICY),
         results: this.results,
         consent: call => this.consent(call),
+        ...(this.options.presentTools ? { present: (tools: readonly Tool[]) => this.options.presentTools!(client.info, server, tools) } : {}),
         onCall: (s, tool) => this.called(client, s, tool),
       });
       const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: this.maxBody });
@@ -144,9 +146,11 @@ class McpGateway implements Gateway {
   }
 
   private async consent(call: GatewayCall): Promise<boolean> {
-    if (call.client.kind === 'window') return true;
-    if (!this.options.approve) return false;
-    try { return await this.options.approve(call); } catch { return false; }
+    const { approve, windowConsent } = this.options;
+    try {
+      if (call.client.kind === 'window') return windowConsent ? await windowConsent(call, this.options.host.get(call.server)?.tool(call.tool)) : true;
+      return approve ? await approve(call) : false;
+    } catch { return false; }
   }
 
   private called(client: GatewayClient, server: string, tool: string): void {

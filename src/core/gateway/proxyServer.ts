@@ -28,6 +28,8 @@ export interface ProxyContext {
   /** Consent for one call (the gateway decides who is asked). */
   readonly consent: (call: GatewayCall) => Promise<boolean>;
   readonly onCall: (server: string, tool: string) => void;
+  /** The tools this client is shown (after the policy's filter); absent: as the host lists them. */
+  readonly present?: (tools: readonly Tool[]) => Promise<Tool[]>;
   /** A `resources/subscribe` of this client (the gateway forwards updates). */
   readonly subscribed?: (uri: string, on: boolean) => void;
 }
@@ -73,7 +75,8 @@ export function createProxyServer(ctx: ProxyContext): Server {
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { tools: c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [] };
+    const tools = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [];
+    return { tools: ctx.present && tools.length ? await ctx.present(tools) : tools };
   });
   server.setRequestHandler('tools/call', async (req, rc) => {
     const tool = req.params.name;

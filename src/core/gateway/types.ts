@@ -3,6 +3,7 @@
  * on 127.0.0.1, one endpoint per (client, server), each behind an unguessable path and a bearer token
  * of that client's own. VS Code's built-in MCP client (a window) and terminal agents are the clients.
  */
+import type { Tool } from '@modelcontextprotocol/client';
 import type { IDisposable, Event } from '../events';
 import type { Logger } from '../logger';
 import type { McpHost } from '../host';
@@ -42,6 +43,14 @@ export interface GatewayOptions {
    * not asked again (VS Code's own confirmation names the server and tool). Absent: agents' calls are refused.
    */
   readonly approve?: (call: GatewayCall) => Promise<boolean>;
+  /**
+   * Whether a window's call may run. Its client (VS Code's built-in MCP client) confirms calls itself
+   * unless the tool it was shown says `readOnlyHint`; the embedder knows what each window was shown
+   * (`presentTools`) and asks only where the client did not. Absent: a window's calls run.
+   */
+  readonly windowConsent?: (call: GatewayCall, tool: Tool | undefined) => Promise<boolean>;
+  /** The tools a client's `tools/list` shows (after the policy's filter); absent: as the host lists them. */
+  readonly presentTools?: (client: GatewayClientInfo, server: string, tools: readonly Tool[]) => Promise<Tool[]>;
   /** Read on every request, so a settings change applies at once; absent: nothing disabled or excluded. */
   readonly policy?: () => GatewayPolicy;
   /** Where results over the budget are kept whole (VS Code shares the store `mcpHost_readResource` reads). */

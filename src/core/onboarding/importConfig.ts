@@ -156,7 +156,12 @@ interface Draft {
   notes: ConversionNote[];
 }
 
-function convertOne(name: string, raw: unknown, source: string, taken: Set<string>): Draft | { reason: SkipReason } {
+/**
+ * Another host's declaration in this host's field names: `serverUrl`/`transport` renamed, the type
+ * spelled as here, and only the fields this host runs kept (everything else is noted as dropped, so
+ * a file cannot smuggle `sandbox`, `dev` or another host's `autoApprove` in). Values are untouched.
+ */
+export function normalizeDeclaration(raw: unknown): { declaration: Record<string, unknown>; notes: ConversionNote[] } | { reason: SkipReason } {
   if (!isRecord(raw)) return { reason: { kind: 'notAnObject' } };
   const v: Record<string, unknown> = { ...raw };
   const notes: ConversionNote[] = [];
@@ -183,6 +188,13 @@ function convertOne(name: string, raw: unknown, source: string, taken: Set<strin
     if (key === 'type' || keep.includes(key) || SILENT_DROP.has(key)) continue;
     notes.push({ kind: 'fieldDropped', field: key });
   }
+  return { declaration, notes };
+}
+
+function convertOne(name: string, raw: unknown, source: string, taken: Set<string>): Draft | { reason: SkipReason } {
+  const normal = normalizeDeclaration(raw);
+  if ('reason' in normal) return normal;
+  const { declaration, notes } = normal;
 
   const inputs: InputDefinition[] = [];
   const secrets: SecretValue[] = [];

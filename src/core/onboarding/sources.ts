@@ -35,9 +35,7 @@ export function configLocations(ctx: LocationContext): ConfigLocation[] {
     out.push({ kind: 'cursorWorkspace', path: p.join(f.path, '.cursor', 'mcp.json'), folder: f.name });
     out.push({ kind: 'claudeCode', path: p.join(f.path, '.mcp.json'), folder: f.name });
   }
-  const appData = ctx.platform === 'win32' ? ctx.env.APPDATA ?? p.join(ctx.home, 'AppData', 'Roaming')
-    : ctx.platform === 'darwin' ? p.join(ctx.home, 'Library', 'Application Support')
-    : ctx.env.XDG_CONFIG_HOME || p.join(ctx.home, '.config');
+  const appData = appDataDir(ctx);
   out.push({ kind: 'claudeDesktop', path: p.join(appData, 'Claude', 'claude_desktop_config.json') });
   // Claude Desktop on Linux is unofficial; its builds use ~/.config even when XDG_CONFIG_HOME is set.
   if (ctx.platform === 'linux') out.push({ kind: 'claudeDesktop', path: p.join(ctx.home, '.config', 'Claude', 'claude_desktop_config.json') });
@@ -46,4 +44,12 @@ export function configLocations(ctx: LocationContext): ConfigLocation[] {
   for (const product of ['Code', 'Code - Insiders']) out.push({ kind: 'vscodeUser', path: p.join(appData, product, 'User', 'mcp.json') });
   const seen = new Set<string>();
   return out.filter(l => !seen.has(l.path) && !!seen.add(l.path));
+}
+
+/** Where desktop applications keep their per-user data (`%APPDATA%`, `~/Library/Application Support`, `$XDG_CONFIG_HOME`). */
+export function appDataDir(ctx: Pick<LocationContext, 'platform' | 'home' | 'env'>): string {
+  const p = ctx.platform === 'win32' ? path.win32 : path.posix;
+  return ctx.platform === 'win32' ? ctx.env.APPDATA ?? p.join(ctx.home, 'AppData', 'Roaming')
+    : ctx.platform === 'darwin' ? p.join(ctx.home, 'Library', 'Application Support')
+    : ctx.env.XDG_CONFIG_HOME || p.join(ctx.home, '.config');
 }

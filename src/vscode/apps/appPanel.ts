@@ -56,6 +56,9 @@ export class AppPanel implements vscode.Disposable {
       this.panel.onDidDispose(() => { this.dispose(); onDispose(); }),
       vscode.window.onDidChangeActiveColorTheme(() => this.contextChanged({ theme: themeOf() })),
     );
+    // An open app uses its server: mcpHost.idleStop does not stop it under the app.
+    const hold = deps.host.get(server)?.uses.hold();
+    if (hold) this.subscriptions.push(hold);
   }
 
   /** The document shown now (its policy is what the webview enforces). */

@@ -8,10 +8,13 @@ import { programIdentity, type DeclaredProgram, type ProgramIdentity, type Serve
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
 
-export function declaredProgram(server: string, scope: ServerScope): (DeclaredProgram & Pick<ProgramIdentity, 'workspace'>) | undefined {
+/** `discovered`: the declaration of a discovered server (mcpHost.discovery) by host name; they are workspace-scoped. */
+export function declaredProgram(server: string, scope: ServerScope, discovered?: (server: string) => unknown): (DeclaredProgram & Pick<ProgramIdentity, 'workspace'>) | undefined {
   const info = vscode.workspace.getConfiguration(SECTION).inspect<Record<string, unknown>>('servers');
   const layer = scope === 'user' ? info?.globalValue : scope === 'workspace' ? info?.workspaceValue : info?.workspaceFolderValue;
-  if (!layer || typeof layer !== 'object' || Array.isArray(layer) || !Object.prototype.hasOwnProperty.call(layer, server)) return undefined;
-  const identity = programIdentity(layer[server], { scope, workspace: workspaceIdentity() });
+  const inSettings = !!layer && typeof layer === 'object' && !Array.isArray(layer) && Object.prototype.hasOwnProperty.call(layer, server);
+  const declaration = inSettings ? layer[server] : scope === 'workspace' ? discovered?.(server) : undefined;
+  if (declaration === undefined) return undefined;
+  const identity = programIdentity(declaration, { scope, workspace: workspaceIdentity() });
   return identity && { scope, program: identity.id, ...(identity.workspace !== undefined ? { workspace: identity.workspace } : {}) };
 }

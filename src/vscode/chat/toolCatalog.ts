@@ -1,4 +1,4 @@
-/** The enabled MCP tools of running servers not excluded from chat, with their model-facing names, and their search index (tools an MCP App keeps for itself are never offered). */
+/** The enabled MCP tools of running servers (and the cached ones of servers that start when used) not excluded from chat, with their model-facing names, and their search index (tools an MCP App keeps for itself are never offered). */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { modelToolDescription, nameTools, ToolIndex, toolBudget, toolVisibility, type McpHost, type ToolBudget } from '../../core';
@@ -17,7 +17,8 @@ export function enabledTools(host: McpHost): CatalogTool[] {
   const disabled = disabledPatterns();
   const excluded = new Set(chatExcludedServers());
   // Tools an MCP App keeps for itself (`_meta.ui.visibility: ["app"]`) are never offered to models.
-  const owned = host.tools.filter(o => host.get(o.server)?.state === 'running' && !excluded.has(o.server) && toolVisibility(o.item).model && isToolEnabled(o.server, o.item.name, disabled));
+  // A dormant server's cached tools are offered too: the model's call starts it, and the call goes by what it lists then.
+  const owned = host.tools.filter(o => (o.cached || host.get(o.server)?.state === 'running') && !excluded.has(o.server) && toolVisibility(o.item).model && isToolEnabled(o.server, o.item.name, disabled));
   const named = nameTools(owned.map(o => ({ server: o.server, tool: o.item.name })));
   return owned.map((o, i) => ({ server: o.server, tool: o.item, name: named[i].name }));
 }

@@ -25,6 +25,8 @@ export interface ToolCallRequest {
   readonly programChanged?: boolean;
   /** Who asks: a model (default) or the server's own MCP App, whose approvals are kept apart. */
   readonly caller?: 'model' | 'app';
+  /** Who sent the call when it is not this window's chat (a terminal agent the user connected). */
+  readonly via?: string;
 }
 
 export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySnapshots, token?: vscode.CancellationToken): Promise<ToolDecision> {
@@ -46,7 +48,8 @@ export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySna
   for (;;) {
     const choice = await pick({
       title: vscode.l10n.t('MCP server "{0}" wants to run tool "{1}"', server, tool),
-      placeholder: (app ? `${vscode.l10n.t('Its app asks (not a language model); approvals given to models do not count for it.')} ` : '') + (r.programChanged
+      placeholder: (app ? `${vscode.l10n.t('Its app asks (not a language model); approvals given to models do not count for it.')} ` : '')
+        + (r.via ? `${vscode.l10n.t('Asked by {0}, connected through MCP Host\'s gateway.', pickText(r.via, 100))} ` : '') + (r.programChanged
         ? vscode.l10n.t('Your settings allowed "{0}" when it ran another command or URL: allow this one?', server)
         : r.changed
           ? vscode.l10n.t('The tool changed its description or parameters since you allowed it: allow it again?')

@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { ToolApprovals, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
+import { ToolApprovals, type ApprovalStorage, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
 import type { SamplingGrants } from '../../core/sampling';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
@@ -22,39 +22,55 @@ import { approvalSettings } from './toolSettings';
 export class ToolConsent implements vscode.Disposable {
   readonly approvals: ToolApprovals;
   private readonly snapshots = new ReadOnlySnapshots('mcp-host-consent');
-  private readonly disposables: vscode.Disposable[] = [];
-  private pruning: Promise<void> = Promise.resolve();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** An approval was granted, revoked, pruned or bound (what {@link runsUnasked} answers may have changed). */
+  readonly onDidChangeApprovals = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private pruning: Promise<void>;
 
   constructor(
     state: { readonly globalState: vscode.Memento; readonly workspaceState: vscode.Memento },
     private readonly scopeOf: (server: string) => ServerScope | undefined,
     private readonly isSandboxed: (server: string) => boolean = () => false,
+    /** Declarations of discovered servers (mcpHost.discovery) by host name; `discoveredReady` settles once they are known. */
+    private readonly discovered: (server: string) => unknown = () => undefined,
+    discoveredReady: Promise<unknown> = Promise.resolve(),
   ) {
-    this.approvals = new ToolApprovals({ user: state.globalState, workspace: state.workspaceState });
+    // Pruning before the discovered files are read would delete every approval of their servers.
+    this.pruning = discoveredReady.then(() => undefined, () => undefined);
+    // Every write of the records goes through here, whoever makes it (a confirmation, Manage Tool Approvals, a prune).
+    const watched = (m: vscode.Memento): ApprovalStorage => ({ get: key => m.get(key), update: async (key, value) => { await m.update(key, value); this.changed.fire(); } });
+    this.approvals = new ToolApprovals({ user: watched(state.globalState), workspace: watched(state.workspaceState) });
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(e => {
       if (['servers', 'tools.autoApprove', 'trustedServers', 'sampling'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
+      if (['tools.autoApprove', 'trustedServers', 'sandbox.autoApproveTools'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) this.changed.fire();
     }));
     void this.prune();
   }
 
   /** Deletes the approvals of declarations that are gone or run another program now, binds the names the settings allow (serialised). */
   prune(): Promise<void> {
-    this.pruning = this.pruning.then(() => this.approvals.prune(declaredProgram, workspaceIdentity(), approvalSettings())).catch(() => undefined);
+    this.pruning = this.pruning.then(() => this.approvals.prune((server, scope) => declaredProgram(server, scope, this.discovered), workspaceIdentity(), approvalSettings())).catch(() => undefined);
     return this.pruning;
   }
 
   private target(server: string, caller: ToolCaller = 'model'): ApprovalTarget {
     const scope = this.scopeOf(server);
-    const declared = scope && declaredProgram(server, scope);
+    const declared = scope && declaredProgram(server, scope, this.discovered);
     return { server, scope, program: declared?.program, workspace: declared?.workspace, sandboxed: this.isSandboxed(server), caller };
   }
 
+  /** Whether a call of `tool` would run without asking the user (an approval, the user's settings, a trusted read-only tool). */
+  async runsUnasked(server: string, tool: Tool, caller: ToolCaller = 'model'): Promise<boolean> {
+    return (await this.approvals.checkTool(this.target(server, caller), tool, approvalSettings())).approvedBy !== undefined;
+  }
+
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
-  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model'): Promise<string | undefined> {
+  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string): Promise<string | undefined> {
     const target = this.target(server, caller);
     const check = await this.approvals.checkTool(target, tool, approvalSettings());
     if (check.approvedBy) return check.approvedBy;
-    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller }, this.snapshots, token);
+    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller, via }, this.snapshots, token);
     if (decision === 'deny') return undefined;
     if (decision === 'tool' || decision === 'server') await this.approvals.grantTool(target, tool, decision);
     return `user:${decision}`;

@@ -11,6 +11,8 @@ import type { EarlyProcesses } from '../../core/connection/earlyProcesses';
 export const PARTICIPANT_ID = 'mcpHost.mcp';
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
 export const RESOURCES_VIEW_ID = 'mcpHost.resources';
+/** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
+export const MCP_PROVIDER_ID = 'mcpHost.servers';
 
 /** The file the activation entry loads, next to it (dist/host.js in the .vsix, out/src/host.js under tsc). */
 export const HOST_BUNDLE_FILE = 'host.js';
@@ -23,15 +25,30 @@ export interface EarlyStartup {
   readonly processes: EarlyProcesses;
   /** Settles once every process that could start early was spawned (no I/O is awaited before that). */
   readonly ready: Promise<void>;
+  /** The servers the host will take, as the settings declare them at activation (parsed like the host does, Workspace Trust applied). */
+  readonly declared: readonly DeclaredServer[];
+}
+
+/** What the API lists of a server before the host bundle has loaded. */
+export interface DeclaredServer {
+  readonly name: string;
+  readonly transport: 'stdio' | 'http' | 'sse';
+  readonly disabled: boolean;
 }
 
 export interface EarlyBundle {
-  /** `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left. */
-  start(ledgerDir?: string): EarlyStartup;
+  /**
+   * `ledgerDir`: where every launch is written down, so the next activation can end what a dead host left.
+   * `catalogDir`: the catalogue cache; an on-demand server with an entry there is not started early.
+   */
+  start(ledgerDir?: string, catalogDir?: string): EarlyStartup;
 }
 
 /** The launch ledger's folder under the extension's global storage (core/connection/processLedger.ts). */
 export function ledgerDir(globalStorage: string): string { return `${globalStorage}/launches`; }
+
+/** The catalogue cache's folder under the extension's global storage (core/catalog/catalogCache.ts). */
+export function catalogDir(globalStorage: string): string { return `${globalStorage}/catalogs`; }
 
 /** What the host gets of the early start: the processes, or why the early bundle could not run. */
 export type EarlyOutcome = EarlyStartup | { readonly error: string };
@@ -44,6 +61,11 @@ export interface LateContributions {
   registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable;
   /** Handles requests to the `@mcp` participant (created at activation). */
   chatHandler(handler: vscode.ChatRequestHandler): vscode.Disposable;
+  /**
+   * Supplies the MCP server definitions of the provider registered at activation (VS Code asks for
+   * providers during activation); undefined when this VS Code has no such API.
+   */
+  mcpServerDefinitions(provider: vscode.McpServerDefinitionProvider): vscode.Disposable | undefined;
 }
 
 export interface LoadedHost {

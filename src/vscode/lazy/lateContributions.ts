@@ -5,7 +5,7 @@
  * aside (`retire`) and hand the call on to the host's own command of the same id.
  */
 import * as vscode from 'vscode';
-import type { LateContributions, LoadedHost } from './contract';
+import { MCP_PROVIDER_ID, type LateContributions, type LoadedHost } from './contract';
 
 export type LoadHost = () => Promise<LoadedHost>;
 
@@ -35,15 +35,54 @@ class LateTreeData<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
   dispose(): void { this.forwarding?.dispose(); this.changed.dispose(); }
 }
 
+/**
+ * The MCP server definition provider until (and after) the host supplies the real one: VS Code asks
+ * right after activation, and that first answer waits for the host instead of being empty.
+ */
+class LateMcpServers implements vscode.McpServerDefinitionProvider, vscode.Disposable {
+  private target?: vscode.McpServerDefinitionProvider;
+  private forwarding?: vscode.Disposable;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeMcpServerDefinitions = this.changed.event;
+
+  constructor(private readonly load: LoadHost) {}
+
+  attach(target: vscode.McpServerDefinitionProvider): vscode.Disposable {
+    this.target = target;
+    this.forwarding = target.onDidChangeMcpServerDefinitions?.(() => this.changed.fire());
+    this.changed.fire();
+    return new vscode.Disposable(() => {
+      if (this.target !== target) return;
+      this.target = undefined;
+      this.forwarding?.dispose();
+      this.changed.fire();
+    });
+  }
+
+  async provideMcpServerDefinitions(token: vscode.CancellationToken): Promise<vscode.McpServerDefinition[]> {
+    if (!this.target) await this.load();
+    return (await this.target?.provideMcpServerDefinitions(token)) ?? [];
+  }
+
+  async resolveMcpServerDefinition(server: vscode.McpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpServerDefinition | undefined> {
+    if (!this.target) await this.load();
+    if (!this.target) throw new Error(vscode.l10n.t('MCP Host is not running.'));
+    return this.target.resolveMcpServerDefinition ? (await this.target.resolveMcpServerDefinition(server, token)) ?? undefined : server;
+  }
+
+  dispose(): void { this.forwarding?.dispose(); this.changed.dispose(); }
+}
+
 export class ActivationContributions implements LateContributions, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly views = new Map<string, { view: vscode.TreeView<unknown>; data: LateTreeData<unknown> }>();
   private readonly tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   private chat?: vscode.ChatRequestHandler;
   private commands: vscode.Disposable[] = [];
+  private mcpServers?: LateMcpServers;
 
   constructor(context: vscode.ExtensionContext, private readonly load: LoadHost, views: Record<string, Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'>>, participantId: string) {
-    const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; languageModelTools?: { name: string }[] } }).contributes;
+    const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; languageModelTools?: { name: string }[]; mcpServerDefinitionProviders?: { id: string }[] } }).contributes;
     const starting = vscode.l10n.t('Starting MCP Host…');
     for (const [id, options] of Object.entries(views)) {
       const data = new LateTreeData<unknown>(load);
@@ -65,6 +104,11 @@ export class ActivationContributions implements LateContributions, vscode.Dispos
     });
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     this.disposables.push(participant);
+    // VS Code before 1.101 has no MCP server definition providers: the three language-model tools stay its only way in.
+    if (typeof vscode.lm.registerMcpServerDefinitionProvider === 'function' && contributes?.mcpServerDefinitionProviders?.some(p => p.id === MCP_PROVIDER_ID)) {
+      this.mcpServers = new LateMcpServers(load);
+      this.disposables.push(this.mcpServers, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, this.mcpServers));
+    }
     this.commands = (contributes?.commands ?? []).map(({ command }) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
       await load();
       // load() retired this proxy before the host registered its own command under the same id.
@@ -94,6 +138,10 @@ export class ActivationContributions implements LateContributions, vscode.Dispos
   chatHandler(handler: vscode.ChatRequestHandler): vscode.Disposable {
     this.chat = handler;
     return new vscode.Disposable(() => { if (this.chat === handler) this.chat = undefined; });
+  }
+
+  mcpServerDefinitions(provider: vscode.McpServerDefinitionProvider): vscode.Disposable | undefined {
+    return this.mcpServers?.attach(provider);
   }
 
   private async tool(name: string): Promise<vscode.LanguageModelTool<unknown>> {

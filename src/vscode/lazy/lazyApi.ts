@@ -1,11 +1,13 @@
 /**
  * The exported API as activate() returns it, before the host bundle has loaded: the same version-2
- * façade (api.ts), whose calls wait for the host and whose lists are empty until it is there (the
- * servers appear with onDidChangeServers, as whenever servers are added).
+ * façade (api.ts), whose calls wait for the host. `listServers()` lists the declared servers at once
+ * (`starting`; disabled and excluded servers are in no list, as in api.ts), read by the early bundle; the
+ * catalogues are empty until servers run. The host's own first list follows with onDidChangeServers.
  */
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../api';
-import type { LoadedHost } from './contract';
+import { chatExcludedServers } from '../chat/toolSettings';
+import type { DeclaredServer, LoadedHost } from './contract';
 
 export interface LazyApi {
   readonly api: McpHostApi;
@@ -13,7 +15,8 @@ export interface LazyApi {
   attach(host: LoadedHost): vscode.Disposable;
 }
 
-export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: number): LazyApi {
+/** `declared`: the servers the early bundle read, starting it if it has not run yet (undefined when it could not run). */
+export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: number, declared: () => readonly DeclaredServer[] | undefined): LazyApi {
   let host: McpHostApi | undefined;
   const servers = new vscode.EventEmitter<void>();
   const states = new vscode.EventEmitter<Parameters<Parameters<McpHostApi['onDidChangeServerState']>[0]>[0]>();
@@ -21,7 +24,8 @@ export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: num
   const loaded = async () => (await load()).api;
   const api: McpHostApi = {
     version: 2,
-    listServers: () => host?.listServers() ?? [],
+    // The user's choices hold here too: a disabled or excluded server is in no list (api.ts).
+    listServers: () => host?.listServers() ?? (declared() ?? []).filter(d => !d.disabled && !chatExcludedServers().includes(d.name)).map(d => ({ name: d.name, state: 'starting', transport: d.transport })),
     listTools: server => host?.listTools(server) ?? [],
     listResources: server => host?.listResources(server) ?? [],
     listResourceTemplates: server => host?.listResourceTemplates(server) ?? [],

@@ -1,10 +1,13 @@
 /** The Servers view: state icon, transport and counts (or the error), tooltip with server details. */
 import * as vscode from 'vscode';
-import { appResourceUri, plainText, toolVisibility, type ServerConnection } from '../../core';
+import { appResourceUri, plainText, toolVisibility, type CachedCatalog, type ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
-import { catalogCounts, promptNodes, serverNodes, toolNodes, type ServerNode } from './serversTree';
+import { catalogCounts, catalogNodes, serverNodes, type ServerNode } from './serversTree';
 import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
+import { discoveryTreeItem } from './discoveryItems';
+import { sourceChildren } from './discoveryNodes';
+import type { OfferLines } from '../native/offeredIn';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -12,24 +15,30 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   private readonly subscription: vscode.Disposable;
   private refreshTimer?: NodeJS.Timeout;
 
-  constructor(private readonly controller: HostController) {
+  constructor(private readonly controller: HostController, private readonly offers?: OfferLines) {
     // Coalesce bursts (catalog refreshes of many servers) into one repaint.
-    const sub = controller.onDidChange(() => {
+    const repaint = () => {
       clearTimeout(this.refreshTimer);
       this.refreshTimer = setTimeout(() => this._onDidChangeTreeData.fire(), 30);
-    });
-    this.subscription = { dispose: () => sub.dispose() };
+    };
+    const sub = controller.onDidChange(repaint);
+    const offered = offers?.onDidChange(repaint);
+    this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); } };
   }
 
   getChildren(node?: ServerNode): ServerNode[] {
-    if (node?.kind === 'server') return [...promptNodes(node.conn), ...toolNodes(node.conn)];
+    if (node?.kind === 'server') return catalogNodes(node.conn, this.controller.host.cachedCatalog(node.name));
+    if (node?.kind === 'source') return sourceChildren(this.controller, node.source);
     return node ? [] : serverNodes(this.controller);
   }
 
   getTreeItem(node: ServerNode): vscode.TreeItem {
-    if (node.kind === 'prompt') return promptTreeItem(node.server, node.prompt);
-    if (node.kind === 'tool') return toolTreeItem(node.server, node.tool);
-    const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+    if (node.kind === 'prompt') return cachedMark(promptTreeItem(node.server, node.prompt), node.cached);
+    if (node.kind === 'tool') return cachedMark(toolTreeItem(node.server, node.tool), node.cached);
+    if (node.kind === 'source' || node.kind === 'withheld' || node.kind === 'sourceFile') return discoveryTreeItem(this.controller, node);
+    const origin = this.controller.discovered.originOf(node.name);
+    // A discovered server is shown by the name its file gives it, under its source's node.
+    const item = new vscode.TreeItem(origin?.name ?? node.name, vscode.TreeItemCollapsibleState.None);
     item.id = `${node.kind}:${node.name}`;
     if (node.kind === 'problem') {
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
@@ -49,12 +58,15 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     }
     const conn = node.conn;
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
+    const cached = this.controller.host.cachedCatalog(conn.name);
     item.iconPath = stateIcon(conn);
-    item.description = plainText(conn.sandboxed ? `${describe(conn)} · ${vscode.l10n.t('sandboxed')}` : describe(conn), { singleLine: true });
-    item.tooltip = tooltip(conn, this.controller.scopeOf(conn.name));
+    item.description = plainText(conn.sandboxed ? `${describe(conn, cached)} · ${vscode.l10n.t('sandboxed')}` : describe(conn, cached), { singleLine: true });
+    const scope = this.controller.scopeOf(conn.name);
+    item.tooltip = tooltip(conn, origin ? origin.file : scope && `${scope} ${vscode.l10n.t('settings')}`, this.offers?.line(conn));
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
-    if (conn.catalog.get('prompts').length || conn.catalog.get('tools').length) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    const counts = catalogCounts(conn, cached);
+    if (counts.prompts || counts.tools) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
 
@@ -88,7 +100,15 @@ function stateIcon(conn: ServerConnection): vscode.ThemeIcon {
   }
 }
 
-function describe(conn: ServerConnection): string {
+/** A tool or prompt of a server that is not running, from the catalogue cache: shown, not yet listed by a running server. */
+function cachedMark(item: vscode.TreeItem, cached: true | undefined): vscode.TreeItem {
+  if (!cached) return item;
+  item.description = [item.description, vscode.l10n.t('cached')].filter(Boolean).join(' · ');
+  item.id = `${item.id ?? ''}:cached`;
+  return item;
+}
+
+function describe(conn: ServerConnection, cached?: CachedCatalog): string {
   const transport = conn.transportKind ?? conn.declaration.type;
   switch (conn.state) {
     case 'running': { const c = countsText(conn); return c ? `${transport} · ${c}` : transport; }
@@ -98,13 +118,17 @@ function describe(conn: ServerConnection): string {
       return conn.message ? `${recovery} ${conn.message}` : recovery;
     }
     case 'error': return conn.needsSignIn && conn.message === 'needs sign-in' ? vscode.l10n.t('needs sign-in') : conn.message ?? vscode.l10n.t('error');
-    default: return conn.declaration.disabled ? vscode.l10n.t('disabled') : vscode.l10n.t('stopped');
+    default: {
+      const state = conn.declaration.disabled ? vscode.l10n.t('disabled') : conn.dormant ? vscode.l10n.t('starts when used') : vscode.l10n.t('stopped');
+      const c = countsText(conn, cached);
+      return c ? `${state} · ${vscode.l10n.t('{0} (cached)', c)}` : state;
+    }
   }
 }
 
 /** "1 tool, 12 resources": separate singular and plural strings, so each language words both. */
-export function countsText(conn: ServerConnection): string {
-  const c = catalogCounts(conn);
+export function countsText(conn: ServerConnection, cached?: CachedCatalog): string {
+  const c = catalogCounts(conn, cached);
   return [
     c.tools ? (c.tools === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', c.tools.toLocaleString())) : '',
     c.resources ? (c.resources === 1 ? vscode.l10n.t('1 resource') : vscode.l10n.t('{0} resources', c.resources.toLocaleString())) : '',
@@ -117,19 +141,20 @@ function stateLabel(conn: ServerConnection): string {
     case 'running': return vscode.l10n.t('running');
     case 'starting': return conn.recovery === 'reconnecting' ? vscode.l10n.t('reconnecting…') : conn.recovery === 'restarting' ? vscode.l10n.t('restarting…') : vscode.l10n.t('starting…');
     case 'error': return vscode.l10n.t('error');
-    default: return vscode.l10n.t('stopped');
+    default: return conn.dormant ? vscode.l10n.t('starts when used') : vscode.l10n.t('stopped');
   }
 }
 
-function tooltip(conn: ServerConnection, scope: string | undefined): vscode.MarkdownString {
+function tooltip(conn: ServerConnection, declaredIn: string | undefined, offered: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const info = conn.serverInfo;
   md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('State')}: ${stateLabel(conn)}${conn.message ? ` — ${escape(plainText(conn.message))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Transport')}: ${conn.transportKind ?? conn.declaration.type}`);
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
-  if (scope) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${scope} ${vscode.l10n.t('settings')}`);
+  if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);
   md.appendMarkdown('\n\n');
+  if (offered) md.appendMarkdown(`$(comment-discussion) ${escape(offered)}\n\n`);
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
   const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => escape(label(t.name)));

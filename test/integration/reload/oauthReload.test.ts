@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { waitFor } from '../helpers';
 import { api, declareServers, textOf, waitState } from '../mcpHost';
 import { requestStep, uiNote, uiStep } from '../workbench/bridge';
+import { catalogReloadServers } from './declared';
 
 interface WhoAmI { scopes: string[]; stats: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number } }
 /** What the UI suite leaves for the second load: the first extension host's process id. */
@@ -29,7 +30,8 @@ describe('window reload: the OAuth sign-in survives it', function () {
 
     it('before the reload: signs in once through the browser', async () => {
       const { url } = await uiStep('reload-fixture', {}, 90_000) as { url: string };
-      const a = await declareServers({ secured: { type: 'http', url } });
+      // Added to catalogReload.test.ts's server, which is checked after the reload too.
+      const a = await declareServers({ ...catalogReloadServers(), secured: { type: 'http', url } });
       const s = a.host.require('secured');
       await waitState(s, 'error');
       assert.equal(s.needsSignIn, true, s.message);
@@ -50,9 +52,11 @@ describe('window reload: the OAuth sign-in survives it', function () {
     it('after the reload: the new extension host reconnects with the stored tokens, without a new sign-in', async () => {
       assert.notEqual(process.pid, reloaded.pid, 'a new extension host runs this load');
       const a = await api();
-      // MCP Host starts the declared servers on activation (the settings survived the reload).
+      // The settings survived the reload; the server starts at its first use (autostart onDemand: its
+      // catalogue was cached before the reload), or at once if that cache was not written yet.
       const s = await waitFor(() => a.host.get('secured'), 30_000, 'the declared server "secured"');
-      await waitState(s, 'running', 60_000);
+      await a.host.ensureRunning('secured', { timeoutMs: 60_000 });
+      assert.equal(s.state, 'running', s.message);
       assert.equal(s.authStatus, 'signedIn');
       const me = await whoami();
       assert.deepEqual(me.scopes, ['mcp:read']);

@@ -1,0 +1,83 @@
+/**
+ * This window's gateway (core/gateway): started the first time something needs it (VS Code's chat
+ * asking for the native definitions, a terminal agent being connected), closed with the window, so
+ * a token of a closed window reaches nothing. The user's choices apply as in @mcp: disabled tools,
+ * excluded servers and the result budget are read on every request, and a change of them or of an
+ * approval tells the clients to list again.
+ */
+import * as vscode from 'vscode';
+import { startGateway, type Gateway, type GatewayCall, type GatewayPolicy, type Logger, type McpHost } from '../../core';
+import { SECTION } from '../config';
+import { readSetting } from '../settingsReader';
+import { chatExcludedServers, disabledPatterns } from '../chat/toolSettings';
+import type { ToolConsent } from '../chat/toolConsent';
+import type { KeptResults } from '../chat/keptResults';
+import type { NativeConsent } from './nativeConsent';
+
+const POLICY_SETTINGS = ['tools.disabled', 'chat.excludedServers', 'chat.maxResultTokens'];
+
+export function gatewayPolicy(): GatewayPolicy {
+  return { disabledTools: disabledPatterns(), excludedServers: chatExcludedServers(), maxResultTokens: readSetting<unknown>('chat.maxResultTokens') };
+}
+
+export class GatewayService implements vscode.Disposable {
+  private starting?: Promise<Gateway>;
+  private gateway?: Gateway;
+  private disposed = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly host: McpHost,
+    private readonly logger: Logger,
+    private readonly consent: ToolConsent,
+    private readonly native: NativeConsent,
+    private readonly kept: KeptResults,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (POLICY_SETTINGS.some(k => e.affectsConfiguration(`${SECTION}.${k}`))) this.gateway?.policyChanged();
+      }),
+      // Which tools VS Code may run unasked is in the lists it was given: an approval's change lists again.
+      consent.onDidChangeApprovals(() => this.gateway?.policyChanged()),
+    );
+  }
+
+  /** The running gateway, started on first use. */
+  get(): Promise<Gateway> {
+    if (this.disposed) return Promise.reject(new Error(vscode.l10n.t('MCP Host is shutting down.')));
+    this.starting ??= startGateway({
+      host: this.host,
+      logger: this.logger,
+      policy: gatewayPolicy,
+      results: this.kept.store,
+      approve: call => this.approveAgent(call),
+      windowConsent: (call, tool) => this.native.approveWindowCall(call, tool),
+      presentTools: (client, server, tools) => client.kind === 'window' ? this.native.present(server, tools) : Promise.resolve([...tools]),
+    }).then(g => {
+      if (this.disposed) { g.dispose(); throw new Error(vscode.l10n.t('MCP Host is shutting down.')); }
+      this.gateway = g;
+      return g;
+    }, (e: unknown) => {
+      this.starting = undefined;
+      throw e;
+    });
+    return this.starting;
+  }
+
+  /** The gateway if it was started. */
+  get current(): Gateway | undefined { return this.gateway; }
+
+  /** A terminal agent's call: MCP Host's own consent, naming the agent (its approvals are the user's). */
+  private async approveAgent(call: GatewayCall): Promise<boolean> {
+    const tool = this.host.get(call.server)?.tool(call.tool);
+    if (!tool) return false;
+    return await this.consent.toolCall(call.server, tool, call.arguments, undefined, 'model', call.client.label) !== undefined;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const d of this.disposables) d.dispose();
+    this.gateway?.dispose();
+    this.gateway = undefined;
+  }
+}
