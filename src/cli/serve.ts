@@ -15,6 +15,7 @@ import * as readline from 'node:readline';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { matchesToolPattern, startGateway, type GatewayCall, type McpHost } from '../core';
 import type { Output } from './output';
+import { escapeJsonText, shellWord } from './visible';
 
 interface ServeRecord { readonly pid: number; readonly url: string; readonly token: string }
 
@@ -96,7 +97,10 @@ async function approveAgentCall(o: ServeOptions, call: GatewayCall): Promise<boo
     return false;
   }
   // One question at a time: answers must not be typed into the wrong one.
-  const answer = asking.then(() => ask(`${call.client.label} wants to run ${call.server}/${call.tool} with ${JSON.stringify(call.arguments).slice(0, 500)}. Allow? [y/N] `));
+  // What runs is what is shown: every argument (an agent can pad the start so the rest falls past a cut),
+  // and the server's names with nothing a terminal obeys (a name can erase the line and draw another).
+  const what = `${shellWord(call.server)}/${shellWord(call.tool)} with ${escapeJsonText(JSON.stringify(call.arguments ?? {}))}`;
+  const answer = asking.then(() => ask(`${call.client.label} wants to run ${what}. Allow? [y/N] `));
   asking = answer.catch(() => undefined);
   return answer;
 }

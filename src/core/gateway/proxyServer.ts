@@ -9,6 +9,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { McpHost } from '../host';
 import type { ServerConnection } from '../connection/serverConnection';
+import { plainText } from '../text/plainText';
+import { MAX_INSTRUCTIONS_PER_SERVER } from '../tools/serverInstructions';
 import { budgetResult, estimateTextTokens, RESULT_SCHEME, resultTokenBudget, type ResultStore } from '../tools/resultBudget';
 import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
@@ -37,6 +39,10 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function createProxyServer(ctx: ProxyContext): Server {
   const { host, server: name } = ctx;
   const conn = host.get(name);
+  // What the client puts before the model, as @mcp gives it: none of an excluded server, the rest
+  // without what a reader cannot see and within the per-server cap.
+  const instructions = conn?.instructions && !serverRefusal(ctx.policy(), name)
+    ? plainText(conn.instructions, { maxLength: MAX_INSTRUCTIONS_PER_SERVER }) : undefined;
   const server = new Server(
     { name, version: conn?.serverInfo?.version ?? '0.0.0', ...(conn?.serverInfo?.title ? { title: conn.serverInfo.title } : {}) },
     {
@@ -47,7 +53,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
         completions: {},
         logging: {},
       },
-      ...(conn?.instructions ? { instructions: conn.instructions } : {}),
+      ...(instructions ? { instructions } : {}),
     },
   );
   /** The connection when it runs (a starting one is waited for, within its request timeout); else undefined. */
