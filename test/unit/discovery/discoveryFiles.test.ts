@@ -131,7 +131,10 @@ describe('discovery: what a file declares', () => {
     try {
       await readDiscovery([{ source: 'codex', path: file, format: 'codexToml' }], []);
       assert.deepEqual(polluted(), [], 'Object.prototype got the file\'s keys');
-      assert.throws(() => parseToml('a.__proto__.atk33Env = "x"'), /./, 'or it is refused');
+      for (const text of ['a.__proto__.atk33Env = "x"', '[t]\n__proto__ = { command = "x" }', '[[__proto__]]\ncommand = "x"', '["__proto__"]\ncommand = "x"']) {
+        assert.throws(() => parseToml(text), /__proto__/, text);
+      }
+      assert.deepEqual(polluted(), []);
     } finally {
       for (const k of ['command', 'atk33Url', 'atk33Env']) delete (Object.prototype as Record<string, unknown>)[k];
       rmSync(dir, { recursive: true, force: true });
