@@ -196,6 +196,31 @@ describe('on-demand servers and the catalogue cache', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('ATTACKER (atk-33): the cache holds no value the declaration gets from ${env:…} or its envFile', async () => {
+    // The user's own secrets reach the server through `${env:…}` and an env file (the usual way to keep
+    // them out of settings.json); a server that echoes its configuration puts them in its descriptions.
+    // Not token-shaped, so only knowing the resolved values keeps them out of the file on disk.
+    const fromEnv = 'hunter2-from-the-users-shell-env';
+    const fromFile = 'swordfish-from-the-dotenv-file';
+    const envFile = path.join(dir, 'server.env');
+    fs.writeFileSync(envFile, `FIXTURE_LEAK_INPUT=${fromFile}\n`);
+    const decl = { ...node(fixtureServer('catalogued'), marker()), env: { FIXTURE_LEAK: '${env:ATK33_SECRET}' }, envFile };
+    const file = entryFile(dir, decl);
+    const { host } = hostWith({
+      dir, ports: { variables: { workspaceFolders: [], trusted: true, userHome: os.homedir(), env: { ...process.env, ATK33_SECRET: fromEnv } } },
+    });
+    try {
+      await host.apply({ cat: decl });
+      const conn = host.require('cat');
+      const description = conn.tool('echo')?.description ?? '';
+      assert.ok(description.includes(fromEnv) && description.includes(fromFile), 'the server does echo its configuration');
+      await waitFor(() => fs.existsSync(file), 'the cache entry');
+      const written = fs.readFileSync(file, 'utf8');
+      for (const secret of [fromEnv, fromFile]) assert.ok(!written.includes(secret), `the cache holds ${secret}`);
+      assert.match(written, /"name":"echo"/, 'the catalogue itself is there');
+    } finally { await host.shutdown(); }
+  });
+
   it('an on-demand server no one used for idleStop stops and starts again when used; a hold keeps it', async () => {
     const m = marker();
     const decl = node(fixtureServer('catalogued'), m);

@@ -142,12 +142,14 @@ export class ServerAutostart extends Disposable {
 }
 
 /**
- * The declaration's own environment and header values, which can be secrets written in place: never
+ * The declaration's own environment and header values, which can be secrets written in place, and what
+ * this start resolved them to (`${env:…}`, the env file): never
  * copied into the cache. Short values (`1`, `true`, `info`) are settings, not secrets, and redacting
  * them would cut every word they occur in; `${input:…}` values come resolved with the connection's.
  */
 function declaredValues(conn: ServerConnection): string[] {
   const d = conn.declaration;
   const values = d.type === 'stdio' ? Object.values(d.env) : Object.values(d.headers);
-  return values.filter((v): v is string => typeof v === 'string' && v.length >= 8 && !/^\$\{[^}]+\}$/.test(v));
+  // What they resolved to (`${env:…}`, the env file's variables, a header's `Bearer ${env:…}`) too: the user's secrets come that way.
+  return [...values, ...conn.launchValues].filter((v): v is string => typeof v === 'string' && v.length >= 8 && !/^\$\{[^}]+\}$/.test(v));
 }

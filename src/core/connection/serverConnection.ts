@@ -35,6 +35,8 @@ import { OwnStops } from './ownStops';
 import { StartAttempt } from './start/attempt';
 import type { StartContext, StartOutcome } from './start/context';
 import { runStart } from './start/runStart';
+import { inheritedEnvironment } from '../config/inheritedEnv';
+import type { ResolvedLaunch } from '../config/types';
 
 export type { ServerState, StateChange } from './connectionState';
 
@@ -64,6 +66,7 @@ export class ServerConnection extends ConnectionRequests {
   private attempt?: StartAttempt;
   private readonly ownStops = new OwnStops<StartAttempt | undefined>();
   private declaredSecrets: readonly string[] = [];
+  private _launchValues: readonly string[] = [];
   private signInPending = false;
   private readonly roots: ServerRoots;
   private closedReason?: string;
@@ -170,6 +173,13 @@ export class ServerConnection extends ConnectionRequests {
     return this.oauth.session ? [...this.declaredSecrets, ...this.oauth.session.secrets()] : this.declaredSecrets;
   }
 
+  /**
+   * The resolved values this start gave the server that it did not inherit from everyone (environment
+   * from `env` and the env file, `${env:…}` included; HTTP header values): a copy kept on disk (the
+   * catalogue cache) redacts them.
+   */
+  get launchValues(): readonly string[] { return this._launchValues; }
+
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void {
     if (JSON.stringify(d) !== JSON.stringify(this._declaration)) this.cache.clear();
@@ -239,7 +249,7 @@ export class ServerConnection extends ConnectionRequests {
     this.closedReason = undefined;
     this._sandboxRoots = undefined;
     const outcome = await runStart(this.startContext(), attempt, {
-      prepared: p => { this.declaredSecrets = p.secrets; this._sandboxRoots = p.sandboxRoots; },
+      prepared: p => { this.declaredSecrets = p.secrets; this._launchValues = launchValues(p.launch); this._sandboxRoots = p.sandboxRoots; },
       adopt: r => { this.running = r; this.lastRunning = r; },
       loadCatalogs: r => loadCatalogs(this.catalog, r.client.getServerCapabilities() ?? {}, this.logger, () => this.secrets, () => !attempt.cancelled),
       onClosed: inner => this.onClosed(attempt, inner),
@@ -398,4 +408,12 @@ export class ServerConnection extends ConnectionRequests {
   async shutdown(): Promise<void> {
     try { await this.stop(); } finally { super.dispose(); }
   }
+}
+
+/** What {@link ServerConnection.launchValues} holds for `launch`. */
+function launchValues(launch: ResolvedLaunch): string[] {
+  // `Authorization: Bearer <token>`: the token alone is the secret a server could repeat.
+  if (launch.type !== 'stdio') return Object.values(launch.headers).flatMap(v => [v, ...v.split(/\s+/).slice(1)]);
+  const inherited = inheritedEnvironment();
+  return Object.entries(launch.env).filter(([k, v]) => inherited[k] !== v).map(([, v]) => v);
 }

@@ -98,6 +98,8 @@ class Reader {
         if (start === this.i) this.fail('expected a key');
         parts.push(this.s.slice(start, this.i));
       }
+      // Written through, `__proto__` would set a prototype (Object.prototype's, for a table): never a key here.
+      if (parts[parts.length - 1] === '__proto__') this.fail('a key named __proto__ is not allowed');
       this.skipSpace();
       if (this.s[this.i] !== '.') return parts;
       this.i++;

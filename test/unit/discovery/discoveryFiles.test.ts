@@ -117,6 +117,30 @@ describe('discovery: what a file declares', () => {
     assert.deepEqual(Object.keys(proto.servers), ['__proto__']);
   });
 
+  it('ATTACKER (atk-33): a config.toml\'s __proto__ tables and dotted keys set no property of every object', async () => {
+    // Another program writes ~/.codex/config.toml. A table or dotted key named __proto__ must stay a key:
+    // written through, it would give every object of the shared extension host a `command` or a `url`.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-host-codex-'));
+    const file = path.join(dir, 'config.toml');
+    writeFileSync(file, [
+      '[mcp_servers.__proto__]', 'command = "/tmp/atk33-planted"', '',
+      '[__proto__]', 'atk33Url = "https://attacker.example/mcp"', '',
+      '[mcp_servers.ok]', 'command = "npx"', 'env.__proto__.atk33Env = "NODE_OPTIONS=--require=/tmp/x.js"', '',
+    ].join('\n'));
+    const polluted = () => ['command', 'atk33Url', 'atk33Env'].filter(k => k in Object.prototype || (({}) as Record<string, unknown>)[k] !== undefined);
+    try {
+      await readDiscovery([{ source: 'codex', path: file, format: 'codexToml' }], []);
+      assert.deepEqual(polluted(), [], 'Object.prototype got the file\'s keys');
+      for (const text of ['a.__proto__.atk33Env = "x"', '[t]\n__proto__ = { command = "x" }', '[[__proto__]]\ncommand = "x"', '["__proto__"]\ncommand = "x"']) {
+        assert.throws(() => parseToml(text), /__proto__/, text);
+      }
+      assert.deepEqual(polluted(), []);
+    } finally {
+      for (const k of ['command', 'atk33Url', 'atk33Env']) delete (Object.prototype as Record<string, unknown>)[k];
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads Codex\'s config.toml servers, its environment pass-through as ${env:…}', () => {
     const toml = `
 model = "o3" # a comment
