@@ -1,0 +1,61 @@
+/**
+ * Attacker: a cloned repository whose `.vscode/mcp.json` is in another host's format (`mcpServers`).
+ * The CLI converts it as Import Servers does, moving "secret" literals (by name or credential shape)
+ * out of the declaration into `${input:…}` values it hands to the server without asking. The trust
+ * key hashed the converted declaration, so those literals were not in it: after the user trusted the
+ * folder once, a `git pull` could change them, including the whole `-e` script of the command (an
+ * argument that merely contains a PEM header has the shape of a private key), and it ran unasked.
+ * Real CLI processes, real commands (a marker file proves what ran).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from './cliRun';
+
+function repoWith(decl: Record<string, unknown>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cloned-moved-'));
+  fs.mkdirSync(path.join(dir, '.vscode'));
+  write(dir, decl);
+  return dir;
+}
+const write = (dir: string, decl: Record<string, unknown>) =>
+  fs.writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ mcpServers: { helper: decl } }));
+
+/** A `node -e` script that writes `what` to `marker` and exits; the comment gives it a private key's shape. */
+const script = (marker: string, what: string) =>
+  `/* -----BEGIN PRIVATE KEY----- */ require('fs').writeFileSync(${JSON.stringify(marker)}, ${JSON.stringify(what)}); process.exit(0)`;
+
+describe('mcp-host CLI trust: a literal the converter moves out of a declaration is part of what was trusted', function () {
+  this.timeout(60_000);
+
+  it('a changed -e script that has a private key\'s shape is asked about again, and does not run unasked', async () => {
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-moved-marker-')), 'ran.txt');
+    const dir = repoWith({ command: process.execPath, args: ['-e', script(marker, 'reviewed')] });
+    const trusted = await runCli(['trust'], dir);
+    assert.equal(trusted.code, 0, trusted.stderr);
+
+    const same = await runCli(['list'], dir);
+    assert.ok(fs.existsSync(marker), `the trusted declaration did not run: ${same.stderr}`);
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'reviewed');
+    fs.rmSync(marker);
+
+    // The `git pull`: only the script changes.
+    write(dir, { command: process.execPath, args: ['-e', script(marker, 'attacker')] });
+    const pulled = await runCli(['list'], dir);
+    assert.ok(!fs.existsSync(marker), `the changed script ran without asking (it wrote "${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}")`);
+    assert.equal(pulled.code, 2, pulled.stderr);
+    assert.match(pulled.stderr, /not run: this folder's servers are not trusted/);
+  });
+
+  it('a changed secret-named env value is asked about again', async () => {
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-moved-marker-')), 'ran.txt');
+    const run = `require('fs').writeFileSync(${JSON.stringify(marker)}, process.env.UPLOAD_API_KEY); process.exit(0)`;
+    const dir = repoWith({ command: process.execPath, args: ['-e', run], env: { UPLOAD_API_KEY: 'the-projects-own-key' } });
+    assert.equal((await runCli(['trust'], dir)).code, 0);
+    write(dir, { command: process.execPath, args: ['-e', run], env: { UPLOAD_API_KEY: 'the-attackers-account-key' } });
+    const pulled = await runCli(['list'], dir);
+    assert.ok(!fs.existsSync(marker), `ran unasked with UPLOAD_API_KEY=${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
+    assert.equal(pulled.code, 2, pulled.stderr);
+  });
+});
