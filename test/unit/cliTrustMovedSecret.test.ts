@@ -58,4 +58,14 @@ describe('mcp-host CLI trust: a literal the converter moves out of a declaration
     assert.ok(!fs.existsSync(marker), `ran unasked with UPLOAD_API_KEY=${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
     assert.equal(pulled.code, 2, pulled.stderr);
   });
+
+  it('the consent line shows the script that would run, not an ${input:…} the converter made of it', async () => {
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-moved-marker-')), 'ran.txt');
+    const dir = repoWith({ command: process.execPath, args: ['-e', script(marker, 'unseen')] });
+    const r = await runCli(['list'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(!fs.existsSync(marker));
+    assert.doesNotMatch(r.stderr, /runs .* -e "?\$\{input:/, `the user is asked to trust a script they cannot see:\n${r.stderr}`);
+    assert.match(r.stderr, /writeFileSync/, 'the script is shown');
+  });
 });
