@@ -8,10 +8,11 @@
  * Real CLI processes, real commands (a marker file proves what ran).
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from './cliRun';
+import { cli, cliConfigHome, runCli } from './cliRun';
 
 function repoWith(decl: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cloned-moved-'));
@@ -67,5 +68,17 @@ describe('mcp-host CLI trust: a literal the converter moves out of a declaration
     assert.ok(!fs.existsSync(marker));
     assert.doesNotMatch(r.stderr, /runs .* -e "?\$\{input:/, `the user is asked to trust a script they cannot see:\n${r.stderr}`);
     assert.match(r.stderr, /writeFileSync/, 'the script is shown');
+  });
+
+  it('attacker: an env file that is a FIFO does not hang the CLI before it asks (the repository is not yet trusted)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const dir = repoWith({ command: process.execPath, args: ['-v'] });
+    fs.writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { h: { command: process.execPath, args: ['-v'], envFile: '${workspaceFolder}/.env' } } }));
+    execFileSync('mkfifo', [path.join(dir, '.env')]);
+    // spawnSync's timeout ends a hung CLI, so a failing run leaves nothing behind.
+    const r = spawnSync(process.execPath, [cli, 'list'], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: cliConfigHome }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000, encoding: 'utf8' });
+    assert.notEqual(r.signal, 'SIGTERM', 'mcp-host list hung on the env file (a FIFO nobody writes)');
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /not run: this folder's servers are not trusted/);
   });
 });
