@@ -95,6 +95,15 @@ export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDecla
     }
     const converted = convertConfig(parsed.value, { source: file.path, existingInputs: [...inputs.values()] });
     for (const s of converted.servers) {
+      if (file.discovered) {
+        // The workspace's own file is the repository's text, not the user's secrets: its literals stay
+        // in the declaration, so the consent line shows what runs (a credential-shaped argument can be
+        // the whole `-e` script) and the trust key covers it.
+        const moved = new Map(s.secrets.map(x => [x.id, x.value]));
+        add(s.name, restoreLiterals(s.declaration, moved), file.path);
+        addInputs(s.inputs.filter(i => !moved.has(i.id)));
+        continue;
+      }
       addInputs(s.inputs);
       for (const { id, value } of s.secrets) secrets.set(id, value);
       add(s.name, s.declaration, file.path);
@@ -103,6 +112,14 @@ export function loadDeclarations(files: readonly DeclarationFile[]): LoadedDecla
     for (const { name } of converted.skipped) add(name, found.servers[name], file.path);
   }
   return { servers, origin, inputs, secrets, files: loaded, problems };
+}
+
+/** `value` with each `\${input:id}` the converter made of a literal written back as that literal. */
+function restoreLiterals(value: unknown, moved: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\$\{input:([^}]+)\}/g, (whole, id: string) => moved.get(id) ?? whole);
+  if (Array.isArray(value)) return value.map(v => restoreLiterals(v, moved));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restoreLiterals(v, moved)]));
+  return value;
 }
 
 const ENV_REF = /\$\{env:([^}]+)\}/g;

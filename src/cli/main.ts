@@ -124,7 +124,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
-  if (command === 'trust') return await trustWorkspace(loaded.servers, workspace, opts.config?.length ? opts.config : undefined, out);
+  if (command === 'trust') return await trustWorkspace(loaded.servers, loaded.secrets, workspace, opts.config?.length ? opts.config : undefined, out);
   const served = serveFile(workspace, loaded.servers);
   if (command === 'call') {
     // A running `serve` of these very declarations was consented to when it started; its servers are warm.
@@ -146,7 +146,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   if (!opts.config?.length) {
     const interactive = process.stdin.isTTY && process.stderr.isTTY;
     const run = await consentToRun({
-      folder: fs.realpathSync(workspace), servers: raw, store: TrustStore.load(), yes: !!opts.yes, variables: cliVariables(workspace),
+      folder: fs.realpathSync(workspace), servers: raw, store: TrustStore.load(), yes: !!opts.yes, variables: cliVariables(workspace), moved: loaded.secrets,
       ask: interactive ? q => askTrust(process.stdin, process.stderr, q) : undefined,
       say: line => out.error(line),
     }, message => new UsageError(message));
@@ -204,12 +204,12 @@ function cliVariables(workspace: string): VariableContext {
 }
 
 /** `trust`: records the workspace's current declarations (and env files) as trusted, after showing them. */
-async function trustWorkspace(servers: Readonly<Record<string, unknown>>, workspace: string, configs: readonly string[] | undefined, out: Output): Promise<number> {
+async function trustWorkspace(servers: Readonly<Record<string, unknown>>, moved: ReadonlyMap<string, string>, workspace: string, configs: readonly string[] | undefined, out: Output): Promise<number> {
   if (configs) throw new UsageError('trust is for a workspace\'s own .vscode files; files named with --config run without asking');
   const store = TrustStore.load();
   const folder = fs.realpathSync(workspace);
   for (const [name, decl] of Object.entries(servers)) out.line(describeLaunch(name, decl));
-  store.trust(folder, await trustKeys(folder, servers, cliVariables(workspace)));
+  store.trust(folder, await trustKeys(folder, servers, cliVariables(workspace), moved));
   out.line(`trusted ${Object.keys(servers).length} server(s) of ${folder} as declared now (kept in ${store.file})`);
   return 0;
 }

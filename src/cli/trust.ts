@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { canonicalJson, envFileContent, parseJsonc, programIdentity, type VariableContext } from '../core';
+import { canonicalJson, envFileContent, parseJsonc, programIdentity, referencedInputs, type VariableContext } from '../core';
 import { shellWord } from './visible';
 
 /** Where the CLI keeps its own settings: the platform's per-user configuration folder. */
@@ -28,16 +28,20 @@ export const trustFile = () => path.join(configDir(), 'trusted-folders.json');
  * changes what runs), and the whole declaration besides, since the CLI shows and runs all of it
  * (headers carrying the user's variables, `sandbox`, `roots`). Only the hash is kept.
  */
-export async function trustKey(folder: string, declaration: unknown, variables: VariableContext): Promise<string> {
+export async function trustKey(folder: string, declaration: unknown, variables: VariableContext, moved: ReadonlyMap<string, string> = new Map()): Promise<string> {
   const program = programIdentity(declaration, { scope: 'workspace', workspace: folder }, { envFileText: await envFileContent(declaration, variables) });
-  return `sha256:${createHash('sha256').update(canonicalJson({ program: program?.id, declaration })).digest('hex')}`;
+  // The literals the converter moved out of another host's file (`mcpServers`) into `${input:…}` are
+  // the repository's text as much as the declaration is: an argument with a credential's shape can be
+  // the whole `-e` script. They are handed to the server unasked, so they are part of what is trusted.
+  const literals = [...referencedInputs(declaration)].filter(id => moved.has(id)).sort().map(id => [id, moved.get(id)]);
+  return `sha256:${createHash('sha256').update(canonicalJson({ program: program?.id, declaration, ...(literals.length ? { literals } : {}) })).digest('hex')}`;
 }
 
-/** {@link trustKey} of each server. */
-export async function trustKeys(folder: string, servers: Readonly<Record<string, unknown>>, variables: VariableContext): Promise<Record<string, string>> {
+/** {@link trustKey} of each server; `moved`: the literals the converter moved out of the files, by input id. */
+export async function trustKeys(folder: string, servers: Readonly<Record<string, unknown>>, variables: VariableContext, moved: ReadonlyMap<string, string> = new Map()): Promise<Record<string, string>> {
   const keys: Record<string, string> = {};
   // defineProperty: a server named `__proto__` is keyed like any other name.
-  for (const [name, decl] of Object.entries(servers)) Object.defineProperty(keys, name, { value: await trustKey(folder, decl, variables), enumerable: true, writable: true, configurable: true });
+  for (const [name, decl] of Object.entries(servers)) Object.defineProperty(keys, name, { value: await trustKey(folder, decl, variables, moved), enumerable: true, writable: true, configurable: true });
   return keys;
 }
 
@@ -134,6 +138,8 @@ export interface RunConsent {
   readonly store: TrustStore;
   /** How the run resolves variables: where the env files are read from. */
   readonly variables: VariableContext;
+  /** The literals the converter moved out of another host's file into `${input:…}`, by input id (handed to the servers unasked). */
+  readonly moved?: ReadonlyMap<string, string>;
   /** `--yes`: run them this once without asking. */
   readonly yes: boolean;
   /** A terminal to ask in; undefined when there is none. */
@@ -150,7 +156,7 @@ export interface RunConsent {
 export async function consentToRun(c: RunConsent, refuse: (message: string) => Error): Promise<boolean> {
   const enabled = Object.fromEntries(Object.entries(c.servers).filter(([, d]) => !(d && typeof d === 'object' && (d as { disabled?: unknown }).disabled === true)));
   if (c.store.problem) c.say(`warning: ${c.store.problem}`);
-  const keys = await trustKeys(c.folder, enabled, c.variables);
+  const keys = await trustKeys(c.folder, enabled, c.variables, c.moved);
   const pending = c.store.untrusted(c.folder, keys);
   if (!pending.length) return true;
   c.say(`${c.folder} declares ${pending.length === 1 ? 'a server' : 'servers'} that would run as you, with your environment:`);
