@@ -11,7 +11,7 @@ import { keepLedgerIn, sweepLeftovers } from './core/connection/processLedger';
 import { autostartOf, isAutostart } from './core/autostart/policy';
 import { catalogCacheKey, hasCatalogEntry } from './core/catalog/catalogCacheKey';
 import { readServers, type DeclarationScope } from './vscode/config';
-import { readAutostart } from './vscode/settingsReader';
+import { readAutostart, readStrings } from './vscode/settingsReader';
 import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { sandboxAll } from './vscode/sandbox';
 import { variableContext } from './vscode/variables';
@@ -27,7 +27,8 @@ export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
   const { allowed, scopes } = readServers();
   const ready = startEarlyProcesses(startingAtOnce(allowed, scopes, catalogDir), variableContext(), sandboxAll(), processes);
   // What the API lists until the host has loaded: the servers the host's apply() will create, in order.
-  const declared = parseServers(allowed).servers.map(d => ({ name: d.name, transport: d.type, disabled: d.disabled === true }));
+  const excluded = new Set(readStrings('chat.excludedServers'));
+  const declared = parseServers(allowed).servers.map(d => ({ name: d.name, transport: d.type, disabled: d.disabled === true, excluded: excluded.has(d.name) }));
   return { processes, ready, declared };
 };
 

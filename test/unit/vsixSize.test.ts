@@ -9,7 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from './helpers';
 
-const MAX_VSIX_BYTES = 420 * 1000;
+// 760 KB since the gateway of issue 31: @modelcontextprotocol/server adds ~330 KB minified to host.js,
+// most of it a second copy of the protocol schemas the client package already bundles. A regression
+// to win back (issue 31 stays open for it), not a new normal.
+const MAX_VSIX_BYTES = 760 * 1000;
 
 describe('.vsix size', function () {
   this.timeout(180_000); // a production build and vsce on a busy machine

@@ -34,6 +34,8 @@ export interface DeclaredServer {
   readonly name: string;
   readonly transport: 'stdio' | 'http' | 'sse';
   readonly disabled: boolean;
+  /** In `mcpHost.chat.excludedServers`: cut off from models, so in no list of the API. */
+  readonly excluded: boolean;
 }
 
 export interface EarlyBundle {

@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../api';
-import { chatExcludedServers } from '../chat/toolSettings';
 import type { DeclaredServer, LoadedHost } from './contract';
 
 export interface LazyApi {
@@ -25,7 +24,7 @@ export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: num
   const api: McpHostApi = {
     version: 2,
     // The user's choices hold here too: a disabled or excluded server is in no list (api.ts).
-    listServers: () => host?.listServers() ?? (declared() ?? []).filter(d => !d.disabled && !chatExcludedServers().includes(d.name)).map(d => ({ name: d.name, state: 'starting', transport: d.transport })),
+    listServers: () => host?.listServers() ?? (declared() ?? []).filter(d => !d.disabled && !d.excluded).map(d => ({ name: d.name, state: 'starting', transport: d.transport })),
     listTools: server => host?.listTools(server) ?? [],
     listResources: server => host?.listResources(server) ?? [],
     listResourceTemplates: server => host?.listResourceTemplates(server) ?? [],
