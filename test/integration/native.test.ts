@@ -46,6 +46,8 @@ describe('native MCP servers in VS Code\'s chat (the gateway)', function () {
   before(async () => {
     mark = path.join(os.tmpdir(), `mcp-host-native-mark-${process.pid}-${Date.now()}`);
     await setSetting('mcpHost.tools.autoApprove', ['nativeEcho/echo', 'modern2026/era', 'liar/peek']);
+    // The native route is opt-in (nativeSetting.ts): this suite is the user who turned it on.
+    await setSetting('mcpHost.chat.nativeServers', true);
     api = await declareServers(declared());
     await Promise.all(SERVERS.map(name => waitState(api.host.require(name), 'running')));
   });
@@ -154,7 +156,7 @@ describe('native MCP servers in VS Code\'s chat (the gateway)', function () {
       assert.ok(vscode.lm.tools.some(t => t.name === 'mcpHost_callTool'));
     } finally {
       sub.dispose();
-      await setSetting('mcpHost.chat.nativeServers', undefined);
+      await setSetting('mcpHost.chat.nativeServers', true);
     }
     assert.equal((await definitions(api)).length, SERVERS.length);
   });
