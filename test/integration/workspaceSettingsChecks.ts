@@ -51,6 +51,9 @@ export function checkEveryValue(trusted: boolean): void {
     'inputs': USER_CHOICES['mcpHost.inputs'],
     'roots': user('roots'),
     'servers': user('servers'),
+    // The fixture sets neither: a workspace could only make them stricter (start later, native route off).
+    'autostart': user('autostart'),
+    'chat.nativeServers': user('chat.nativeServers'),
   };
   for (const [key, rule] of Object.entries(SETTINGS_POLICY)) {
     if (rule.kind === 'user') expected[key] = user(key);

@@ -154,7 +154,8 @@ function tooltip(conn: ServerConnection, declaredIn: string | undefined, offered
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);
   md.appendMarkdown('\n\n');
-  if (offered) md.appendMarkdown(`$(comment-discussion) ${escape(offered)}\n\n`);
+  // No codicon here: the row's tooltip draws none at all, so a server's own `$(…)` can never pass for ours.
+  if (offered) md.appendMarkdown(`${escape(offered)}\n\n`);
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
   // Tools only the app itself calls are not listed: no model or user runs them.
   const withApps = conn.catalog.get('tools').filter(t => appResourceUri(t) && toolVisibility(t).model).map(t => escape(label(t.name)));
