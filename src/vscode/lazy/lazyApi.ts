@@ -23,8 +23,8 @@ export function createLazyApi(load: () => Promise<LoadedHost>, activationMs: num
   const loaded = async () => (await load()).api;
   const api: McpHostApi = {
     version: 2,
-    // The user's choices hold here too: a disabled or excluded server is in no list (api.ts).
-    listServers: () => host?.listServers() ?? (declared() ?? []).filter(d => !d.disabled && !d.excluded).map(d => ({ name: d.name, state: 'starting', transport: d.transport })),
+    // As the host lists them once it has loaded: a disabled server `stopped`, an excluded one not at all.
+    listServers: () => host?.listServers() ?? (declared() ?? []).filter(d => !d.excluded).map(d => ({ name: d.name, state: d.disabled ? 'stopped' : 'starting', transport: d.transport })),
     listTools: server => host?.listTools(server) ?? [],
     listResources: server => host?.listResources(server) ?? [],
     listResourceTemplates: server => host?.listResourceTemplates(server) ?? [],

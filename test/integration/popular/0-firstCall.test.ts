@@ -2,7 +2,7 @@
  * Issue 30 item 7: another extension that activates MCP Host and calls `listServers()` at once (the
  * fixture test/fixtures/api-first-call, activated at startup before MCP Host) gets the servers the
  * settings declare (this run's settings in test/integration/runs.mjs), not [] while the host bundle loads,
- * and leaves out the disabled one, as the host's own list does.
+ * as the host's own list has them (the disabled one `stopped`).
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -21,9 +21,10 @@ describe('the API right after activation (issue 30 item 7)', function () {
     assert.equal(r.error, undefined);
     assert.deepEqual(r.first, [
       { name: 'everything', state: 'starting', transport: 'stdio' },
+      { name: 'paused', state: 'stopped', transport: 'stdio' },
       { name: 'remote', state: 'starting', transport: 'http' },
     ]);
-    // A disabled server is in no list of the API, before the host has loaded and after (issue 28's one rule).
-    assert.deepEqual(r.afterChange?.map(s => s.name), ['everything', 'remote']);
+    assert.deepEqual(r.afterChange?.map(s => s.name), ['everything', 'paused', 'remote']);
+    assert.equal(r.afterChange?.find(s => s.name === 'paused')?.state, 'stopped');
   });
 });
