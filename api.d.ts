@@ -59,10 +59,10 @@ export interface McpHostApi {
     readonly version: 2;
     /**
      * Every configured server with its state, also right after `activate()`: until the host has loaded (a fraction
-     * of a second) each one is listed as `starting`; `onDidChangeServers` then fires with the host's list, and
+     * of a second) each enabled one is listed as `starting` (a disabled one `stopped`); `onDidChangeServers` then fires with the host's list, and
      * `onDidChangeServerState` with each change from there. The user's choices apply to every member below as they
      * apply to language models: a server the user cut off from models (disabled, in `mcpHost.chat.excludedServers`,
-     * or every tool in `mcpHost.tools.disabled`) is in no list, its calls, reads and prompts reject saying which
+     * or every tool in `mcpHost.tools.disabled`) is in no catalogue list, its calls, reads and prompts reject saying which
      * choice, and its `instructions` are left out here.
      */
     listServers(): McpServerSummary[];
