@@ -70,8 +70,7 @@ describe('mcp-host CLI trust: a literal the converter moves out of a declaration
     assert.match(r.stderr, /writeFileSync/, 'the script is shown');
   });
 
-  it('attacker: an env file that is a FIFO does not hang the CLI before it asks (the repository is not yet trusted)', async function () {
-    if (process.platform === 'win32') this.skip();
+  (process.platform === 'win32' ? it.skip : it)('attacker: an env file that is a FIFO does not hang the CLI before it asks (the repository is not yet trusted)', async function () {
     const dir = repoWith({ command: process.execPath, args: ['-v'] });
     fs.writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { h: { command: process.execPath, args: ['-v'], envFile: '${workspaceFolder}/.env' } } }));
     execFileSync('mkfifo', [path.join(dir, '.env')]);
