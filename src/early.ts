@@ -16,6 +16,7 @@ import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { sandboxAll } from './vscode/sandbox';
 import { variableContext } from './vscode/variables';
 import type { EarlyBundle } from './vscode/lazy/contract';
+import { readPolicy } from './vscode/policy';
 
 export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
   // What a previous host of this editor left running (killed, crashed) ends now; another live window's servers stay.
@@ -25,7 +26,7 @@ export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
   }
   const processes = new EarlyProcesses();
   const { allowed, scopes } = readServers();
-  const ready = startEarlyProcesses(startingAtOnce(allowed, scopes, catalogDir), variableContext(), sandboxAll(), processes);
+  const ready = startEarlyProcesses(startingAtOnce(allowed, scopes, catalogDir), variableContext(), sandboxAll(), processes, readPolicy());
   // What the API lists until the host has loaded: the servers the host's apply() will create, in order.
   const excluded = new Set(readStrings('chat.excludedServers'));
   const declared = parseServers(allowed).servers.map(d => ({ name: d.name, transport: d.type, disabled: d.disabled === true, excluded: excluded.has(d.name) }));

@@ -43,6 +43,7 @@ import { GatewayService } from './vscode/native/gatewayService';
 import { NativeConsent } from './vscode/native/nativeConsent';
 import { NativeServers } from './vscode/native/nativeServers';
 import { offerLines } from './vscode/native/offeredIn';
+import { WindowPolicy } from './vscode/policy';
 
 /**
  * What buildHost() made: the running host for the activation entry (LoadedHost), and the parts it is
@@ -82,8 +83,10 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     name => discovered.declarationOf(name), discovered.current());
   const sampling = new SamplingFeature(logs, inputs, consent.sampling);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
+  const policy = new WindowPolicy();
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
+    policy: () => policy.current,
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
     earlyProcesses,
     // In the extension's own storage, never a folder a workspace controls; the scope keeps a workspace's declaration apart from the user's.
@@ -92,7 +95,8 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
       place: name => ({ scope: controller?.scopeOf(name) ?? 'workspace', workspace: workspaceIdentity() }),
     },
   }, discovered);
-  context.subscriptions.push(discovered);
+  // A changed policy applies at once: a newly refused server stops, a newly admitted one starts.
+  context.subscriptions.push(discovered, policy, policy.onDidChange(() => void controller?.reload()));
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));

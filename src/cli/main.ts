@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Emitter, LogLevel, McpHost, referencedInputs, type VariableContext } from '../core';
+import { Emitter, LogLevel, McpHost, mergePolicies, readPolicyFiles, referencedInputs, type VariableContext } from '../core';
 import * as commands from './commands';
 import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
@@ -155,6 +155,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
 
   const noChange = new Emitter<void>();
   const tails = new StderrTails();
+  // The machine's policy files hold for the CLI as for the editor: a refused server is reported, never run.
+  const policy = mergePolicies(readPolicyFiles());
   const host = new McpHost({
     // One-shot: a server that fails is reported, not restarted (a serve keeps the usual restarts).
     ...(command === 'serve' ? {} : { restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 } }),
@@ -167,6 +169,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       variables: { ...cliVariables(workspace), resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
       createLogger: name => tails.wrap(name, out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
+      policy: () => policy,
     },
   });
   const abort = new AbortController();

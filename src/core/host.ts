@@ -16,6 +16,7 @@ import { CatalogCache, type CachedCatalog } from './catalog/catalogCache';
 import { catalogCacheKey } from './catalog/catalogCacheKey';
 import type { AutostartSettings } from './autostart/policy';
 import { ServerAutostart } from './autostart/serverAutostart';
+import { applyPolicy } from './policy/enforce';
 
 export interface HostOptions extends Omit<ConnectionOptions, 'ports' | 'logger'> {
   readonly ports: HostPorts;
@@ -63,8 +64,15 @@ export class McpHost extends Disposable {
   /** A server sent `notifications/elicitation/complete` (a URL elicitation finished out of band). */
   readonly onDidCompleteElicitation: Event<{ server: string; elicitationId: string }> = this._onDidCompleteElicitation.event;
 
+  /** The embedder's ports, with the policy's pinned authorization servers applied to OAuth. */
+  private readonly connectionPorts: HostPorts;
+
   constructor(private readonly options: HostOptions) {
     super();
+    const { auth, policy } = options.ports;
+    this.connectionPorts = auth && policy
+      ? { ...options.ports, auth: { ...auth, allowedAuthorizationServers: () => policy().authorizationServers ?? auth.allowedAuthorizationServers?.() } }
+      : options.ports;
     this.logger = options.logger ?? nullLogger;
     const port = options.ports.catalogCache;
     if (port) this.catalogCache = new CatalogCache(port.dir, {}, this.logger);
@@ -93,7 +101,11 @@ export class McpHost extends Disposable {
    * restart is scheduled (its message says when).
    */
   async apply(raw: unknown): Promise<ApplyResult> {
-    const { servers, problems } = parseServers(raw);
+    const parsed = parseServers(raw);
+    // The policy's refusals are problems of their servers: a refused server gets no connection at all.
+    const admitted = applyPolicy(parsed.servers, this.options.ports.policy?.());
+    const servers = admitted.servers;
+    const problems = [...parsed.problems, ...admitted.problems];
     const cacheKey = (name: string) => this.cacheKey(raw, name);
     this._problems = problems;
     for (const p of problems) this.logger[p.severity === 'error' ? 'error' : 'warn'](`${p.server ? `Server "${p.server}"` : 'Servers setting'}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
@@ -181,7 +193,7 @@ export class McpHost extends Disposable {
       logger = this.options.ports.createLogger?.(decl.name) ?? nullLogger;
       this.loggers.set(decl.name, logger);
     }
-    return new ServerConnection(decl.name, decl, { ...this.options, logger });
+    return new ServerConnection(decl.name, decl, { ...this.options, ports: this.connectionPorts, logger });
   }
 
   private listen({ conn, auto }: Entry): IDisposable[] {

@@ -41,3 +41,4 @@ export { parseJsonc } from './onboarding/jsonc';
 export { configLocations, type SourceKind } from './onboarding/sources';
 export { REDACTED } from './redact';
 export * from './gateway';
+export * from './policy';

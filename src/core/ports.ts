@@ -10,6 +10,7 @@ import type { AuthPort } from './auth/types';
 import type { SandboxPort } from './sandbox/types';
 import type { EarlyProcesses } from './connection/earlyProcesses';
 import type { ServerRef } from './serverRef';
+import type { ServerPolicy } from './policy/types';
 import type { DeclarationPlace } from './tools/programIdentity';
 
 export type { ServerRef } from './serverRef';
@@ -52,6 +53,11 @@ export interface HostPorts {
   createLogger?(server: string): Logger;
   /** Where catalogues are cached per declaration (core/catalog/catalogCache.ts); without it nothing is cached. */
   readonly catalogCache?: CatalogCachePort;
+  /**
+   * Which servers may run (an administrator's or the user's policy, core/policy). Read at every
+   * apply() and at every start; absent: no restriction.
+   */
+  readonly policy?: () => ServerPolicy;
   /** Processes the embedder started before the host existed (connection/earlyProcesses.ts); a start takes the one for its launch. */
   readonly earlyProcesses?: Pick<EarlyProcesses, 'take'>;
 }

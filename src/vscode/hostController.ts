@@ -24,7 +24,7 @@ export class HostController extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache'>> = {}, private readonly discovery?: DiscoveryFeed) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache' | 'policy'>> = {}, private readonly discovery?: DiscoveryFeed) {
     super();
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },

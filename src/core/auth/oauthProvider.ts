@@ -123,10 +123,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
       this.discoveryCache = await this.options.storage.discovery(this.serverUrl);
       this.discoveryLoaded = true;
     }
+    if (this.discoveryCache) this.checkPinned(this.discoveryCache.authorizationServerUrl);
     return this.discoveryCache;
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.checkPinned(state.authorizationServerUrl);
     this.discoveryCache = state;
     this.discoveryLoaded = true;
     await this.options.storage.saveDiscovery(this.serverUrl, state);
@@ -135,6 +137,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (this.flow?.interactive) {
       checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
       checkAuthorizationPage(state.authorizationServerUrl, state.authorizationServerMetadata?.authorization_endpoint);
+    }
+  }
+
+  /** A policy that pins the authorization servers refuses any other, before anything is sent to it. */
+  private checkPinned(issuer: string): void {
+    const allowed = this.options.port.allowedAuthorizationServers?.();
+    if (!allowed) return;
+    const origin = (u: string) => { try { return new URL(u).origin.toLowerCase(); } catch { return undefined; } };
+    if (!allowed.some(a => origin(a) !== undefined && origin(a) === origin(issuer))) {
+      throw new AuthorizationError(`refused by policy: the authorization server ${issuer} is not one of the allowed authorization servers (${allowed.join(', ') || 'none'})`);
     }
   }
 

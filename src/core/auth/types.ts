@@ -89,6 +89,11 @@ export interface AuthPort {
   clientMetadataUrl?(server: AuthTarget): string | undefined;
   /** A client registered in advance for this server (settings): first in the registration order. */
   preRegisteredClient?(server: AuthTarget): ClientCredentials | undefined | Promise<ClientCredentials | undefined>;
+  /**
+   * The authorization servers (origins) a sign-in may use, when a policy pins them (core/policy);
+   * undefined: any. Checked on discovery and on a stored discovery, before any registration or token.
+   */
+  allowedAuthorizationServers?(): readonly string[] | undefined;
   /** Re-authorizations for more scopes per request after `403 insufficient_scope` (default 2). */
   readonly maxStepUps?: number;
 }

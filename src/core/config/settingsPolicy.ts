@@ -71,6 +71,13 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'oauth.redirect': user,
   'oauth.loopbackPort': user,
   'registry.url': user,
+  // An administrator's controls (core/policy): a workspace never sets them; locked values come from VS Code's policy.
+  'policy.access': user,
+  'policy.allow': user,
+  'policy.deny': user,
+  'policy.requireSandbox': user,
+  'policy.registryUrl': user,
+  'policy.authorizationServers': user,
   // Which other hosts' files are followed: a repository enabling one would start its own `.mcp.json`.
   'discovery': user,
 };

@@ -12,6 +12,8 @@ import type { ServerDeclaration, VariableContext } from '../config/types';
 import { wantsSandbox } from '../sandbox/launch';
 import { snapshotTree, terminateTree } from './processTree';
 import { launchKey, spawnStdio, type StdioLaunch } from './stdioSpawn';
+import { admittedAsWritten } from '../policy/enforce';
+import type { ServerPolicy } from '../policy/types';
 
 /** A process handed to a connection: spawned (or spawning) for the same launch, not exited. */
 export interface StartedProcess {
@@ -88,8 +90,9 @@ export function startsEarly(decl: ServerDeclaration, sandboxAll: boolean): boole
  * Resolves the raw servers setting (only what the host may run: the caller filters by Workspace
  * Trust as the host does) and starts what {@link startsEarly} allows into `into`.
  */
-export async function startEarlyProcesses(raw: unknown, ctx: VariableContext, sandboxAll: boolean, into: EarlyProcesses): Promise<void> {
-  const { servers } = parseServers(raw);
+export async function startEarlyProcesses(raw: unknown, ctx: VariableContext, sandboxAll: boolean, into: EarlyProcesses, policy?: ServerPolicy): Promise<void> {
+  // Only what the policy admits as written; anything it decides at launch waits for the host's start.
+  const servers = parseServers(raw).servers.filter(d => admittedAsWritten(d, policy));
   // No resolveInput: a declaration that needs an input fails to resolve and waits for the host, which asks.
   const quiet: VariableContext = { workspaceFolders: ctx.workspaceFolders, trusted: ctx.trusted, userHome: ctx.userHome, env: ctx.env };
   await Promise.all(servers.filter(d => startsEarly(d, sandboxAll)).map(async decl => {

@@ -8,6 +8,7 @@ import { WorkspaceTrustRequiredError } from '../../config/trust';
 import { withInspector, type InspectorPick } from '../../dev/inspector';
 import { sandboxLaunch, SandboxUnavailableError } from '../../sandbox';
 import { errorText } from '../errors';
+import { launchRefusal } from '../../policy/enforce';
 import type { StartAttempt } from './attempt';
 import type { PreparedLaunch, StartContext, StartOutcome } from './context';
 
@@ -16,6 +17,11 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     const decl = ctx.declaration;
     const resolved = await resolveDeclaration(decl, ctx.ports.variables);
     attempt.check();
+    // The policy decides on what will really run: variables substituted, the command found on disk.
+    const policy = ctx.ports.policy?.();
+    const refused = await launchRefusal(decl.name, resolved.launch, policy);
+    attempt.check();
+    if (refused) return { kind: 'failed', message: refused };
     let launch = resolved.launch;
     let inspectorPick: InspectorPick | undefined;
     let sandboxRoots: readonly string[] | undefined;
@@ -23,7 +29,9 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     if (launch.type === 'stdio' && decl.type === 'stdio') {
       if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
       const boxed = await sandboxLaunch({
-        port: ctx.ports.sandbox, declaration: decl, launch,
+        // Required by policy: sandboxed whatever the settings say, and never unsandboxed as a fallback.
+        port: policy?.requireSandbox && ctx.ports.sandbox ? { ...ctx.ports.sandbox, sandboxAll: () => true, allowUnsandboxed: () => false } : ctx.ports.sandbox,
+        declaration: decl, launch,
         userHome: ctx.ports.variables.userHome, roots: await ctx.rootUris(), logger: ctx.logger,
       });
       attempt.check();
