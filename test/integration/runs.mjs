@@ -15,6 +15,7 @@
 //   timeoutMs       whole-run timeout (default 900 s: a guard against a hung workbench, not a speed check; a loaded 2-core machine needs ~3x the idle time)
 //   installVsix     true: MCP Host is packaged (production .vsix) and installed instead of being the development extension
 //   ui              folder of a Playwright UI suite (test/rig/runUi.mjs) run against this run's workbench
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,14 @@ export const TRUST_SIGNAL = path.join(os.tmpdir(), `mcp-host-trust-signal-${proc
 
 /** Folder where the 'workbench' and 'reload' runs' extension-host tests and their Playwright suites hand steps to each other (test/integration/workbench/bridge.ts, test/ui-workbench/bridge.mjs). */
 export const UI_BRIDGE_DIR = path.join(os.tmpdir(), `mcp-host-ui-bridge-${process.pid}`);
+
+/**
+ * The 'policy' run's administrator file, named by MCP_HOST_POLICY_FILE for its code-server (the way an
+ * administrator adds a policy file; VS Code's own /etc/vscode/policy.json is read the same way). Written
+ * here so it exists before VS Code starts: the early start must obey it too. The test rewrites it later.
+ */
+export const POLICY_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-policy-run-')), 'policy.json');
+fs.writeFileSync(POLICY_FILE, JSON.stringify({ McpHostDeny: ['package:mcp-host-planted-fixture', 'name:blocked*', 'url:https://denied.example/*'] }));
 
 /** @type {import('../rig/runIntegration.mjs').RunDefinition[]} */
 export const runs = [
@@ -110,6 +119,19 @@ export const runs = [
         everything: { command: process.execPath, args: [`${REPO}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`] },
         paused: { command: process.execPath, args: ['server.js'], disabled: true },
         remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+      },
+    },
+  },
+  // An administrator's policy (issue 32): a policy file present before VS Code starts; the user and the workspace
+  // try to lift it, every way a server can come in is tried, and the file changes while VS Code runs.
+  {
+    name: 'policy', dir: 'policy', env: { MCP_HOST_POLICY_FILE: POLICY_FILE },
+    settings: {
+      'mcpHost.servers': {
+        plantedNpx: { command: 'npx', args: ['-y', 'mcp-host-planted-fixture'] },
+        blockedEarly: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`], env: { FIXTURE_START_LOG: `${POLICY_FILE}.blockedEarly.starts` } },
+        control: { command: process.execPath, args: [`${REPO}/out/test/fixtures/servers/crashing.js`], env: { FIXTURE_START_LOG: `${POLICY_FILE}.control.starts` } },
+        deniedRemote: { type: 'http', url: 'https://user:pw@DENIED.example./mcp' },
       },
     },
   },
