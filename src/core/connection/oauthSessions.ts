@@ -2,7 +2,8 @@
  * A connection's OAuth session: one per server URL, kept across reconnects (it coalesces
  * authorizations); none where the declaration brings its own Authorization header.
  */
-import { normalizeServerUrl, OAuthSession } from '../auth';
+import { normalizeServerUrl, OAuthSession, SignInRequiredError } from '../auth';
+import type { AuthFailure } from './start/context';
 import type { Logger } from '../logger';
 import type { HostPorts } from '../ports';
 
@@ -28,6 +29,22 @@ export class ServerOAuth {
       if (status === 'needsSignIn' && this._session === session) this.onSignInLost(session);
     });
     return session;
+  }
+
+  /** Deletes the tokens of `url`'s server; false if there are none to delete. */
+  async signOut(url: string | undefined): Promise<boolean> {
+    // Never connected yet: a literal URL is enough to find the tokens (resolving could prompt for inputs).
+    const session = this._session ?? (url && !url.includes('${') ? this.sessionFor(new URL(url), {}) : undefined);
+    if (!session) return false;
+    await session.signOut();
+    return true;
+  }
+
+  /** The server needs a new sign-in because of `err`: the session says so; returns what to tell the user. */
+  signInNeeded(err: AuthFailure): string {
+    this._session?.markNeedsSignIn();
+    return err instanceof SignInRequiredError && err.message === new SignInRequiredError().message ? 'needs sign-in'
+      : err instanceof SignInRequiredError ? `needs sign-in (${err.message})` : `needs sign-in: ${err.message}`;
   }
 
   dispose(): void { this._session?.dispose(); }
