@@ -2,8 +2,7 @@
  * A connection's OAuth session: one per server URL, kept across reconnects (it coalesces
  * authorizations); none where the declaration brings its own Authorization header.
  */
-import { normalizeServerUrl, OAuthSession, SignInRequiredError } from '../auth';
-import type { AuthFailure } from './start/context';
+import { normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthorizationError, type InsufficientScopeError } from '../auth';
 import type { Logger } from '../logger';
 import type { HostPorts } from '../ports';
 
@@ -41,7 +40,7 @@ export class ServerOAuth {
   }
 
   /** The server needs a new sign-in because of `err`: the session says so; returns what to tell the user. */
-  signInNeeded(err: AuthFailure): string {
+  signInNeeded(err: SignInRequiredError | AuthorizationError | InsufficientScopeError): string {
     this._session?.markNeedsSignIn();
     return err instanceof SignInRequiredError && err.message === new SignInRequiredError().message ? 'needs sign-in'
       : err instanceof SignInRequiredError ? `needs sign-in (${err.message})` : `needs sign-in: ${err.message}`;
