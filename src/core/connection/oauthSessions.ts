@@ -3,11 +3,13 @@
  * authorizations); none where the declaration brings its own Authorization header.
  */
 import { normalizeServerUrl, OAuthSession } from '../auth';
+import type { AuthDeclaration } from '../config/authDecl';
 import type { Logger } from '../logger';
 import type { HostPorts } from '../ports';
 
 export class ServerOAuth {
   private _session?: OAuthSession;
+  private authKey = 'null';
 
   /** `onSignInLost`: the tokens of `session` are gone for good (refresh refused, sign-in declined). */
   constructor(private readonly name: string, private readonly port: HostPorts['auth'], private readonly logger: Logger,
@@ -15,13 +17,16 @@ export class ServerOAuth {
 
   get session(): OAuthSession | undefined { return this._session; }
 
-  sessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined {
+  sessionFor(url: URL, headers: Readonly<Record<string, string>>, auth?: AuthDeclaration): OAuthSession | undefined {
     // A declared Authorization header is the user's own credential: no OAuth on top of it.
     if (!this.port || Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) return undefined;
     const key = normalizeServerUrl(url);
-    if (this._session?.target.url === key) return this._session;
+    // The declared auth (its resolved secrets included) is part of what the session is: a change makes a new one.
+    const authKey = JSON.stringify(auth ?? null);
+    if (this._session?.target.url === key && this.authKey === authKey) return this._session;
     this._session?.dispose();
-    const session = this._session = new OAuthSession({ name: this.name, url: key }, this.port, { logger: this.logger });
+    this.authKey = authKey;
+    const session = this._session = new OAuthSession({ name: this.name, url: key }, this.port, { logger: this.logger, auth });
     session.deferInteraction = true;
     void session.refreshStatus().catch(() => {});
     session.onDidChangeStatus(status => {

@@ -319,7 +319,7 @@ export class ServerConnection extends ConnectionRequests {
         onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
         onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
       }),
-      oauthSessionFor: (url, headers) => this.oauth.sessionFor(url, headers),
+      oauthSessionFor: (url, headers, auth) => this.oauth.sessionFor(url, headers, auth),
       takeEarlyProcess: launch => {
         // The process the embedder started for this very launch before the host loaded, if any (once per server).
         const started = this.options.ports.earlyProcesses?.take(this.name, launch);
