@@ -32,12 +32,21 @@ export class DeclaredGrant {
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {
     remember(auth.clientSecret, auth.privateKey, auth.enterprise?.idp.clientSecret, typeof auth.enterprise?.idToken === 'string' ? auth.enterprise.idToken : undefined);
+    // client_secret_basic sends the pair base64-encoded (RFC 6749 §2.3.1, form-encoded first): that form is the secret too.
+    if (auth.clientId && auth.clientSecret) {
+      for (const pair of [`${auth.clientId}:${auth.clientSecret}`, `${encodeURIComponent(auth.clientId)}:${encodeURIComponent(auth.clientSecret)}`]) remember(Buffer.from(pair).toString('base64'));
+    }
     if (this.method === 'private_key_jwt' && auth.privateKey && auth.clientId) {
       const key = auth.privateKey.trim();
-      this.addClientAuthentication = createPrivateKeyJwtAuth({
+      const sign = createPrivateKeyJwtAuth({
         issuer: auth.clientId, subject: auth.clientId, alg: auth.signingAlgorithm ?? 'ES256',
         privateKey: key.startsWith('{') ? JSON.parse(key) as Record<string, unknown> : key,
       });
+      // The signed assertion is a credential for its lifetime: an authorization server quoting it back must not get it logged.
+      this.addClientAuthentication = async (headers, params, url, metadata) => {
+        await sign(headers, params, url, metadata);
+        remember(params.get('client_assertion') ?? undefined);
+      };
     }
   }
 

@@ -20,6 +20,7 @@ import { OAuthError } from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, type Logger } from '../logger';
+import { redact } from '../redact';
 import { AuthFlow, McpOAuthProvider, RegisterAgainError } from './oauthProvider';
 import { AuthStorage } from './storage';
 import {
@@ -245,6 +246,9 @@ export class OAuthSession extends Disposable {
   }
 
   private needsSignIn<E extends Error>(e: E, mark = true): E {
+    // The message quotes the authorization server, which may quote back what it was sent (a client
+    // secret, an assertion): it goes to the log and the Servers view only without them.
+    e.message = redact(e.message, this.secrets());
     if (mark && e instanceof SignInRequiredError) this.setStatus('needsSignIn');
     if (!(e instanceof SignInRequiredError)) this.logger.error(`OAuth: ${e.message}`);
     return e;
