@@ -173,7 +173,7 @@ for (const s of suites) {
   failed += s.failed + (s.error ? 1 : 0) + unlisted.length;
   const counts = `${s.passed} passing, ${s.failed} failing, ${skips.length} skipped`;
   console.log(`  ${s.name.padEnd(24)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(24)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
-  if (s.unsupported?.length) console.log(`  ${''.padEnd(24)} not supported (not in test/conformance/required-extensions.json): ${s.unsupported.join(', ')}`);
+  if (s.unsupported?.length) console.log(`  ${''.padEnd(24)} not supported (see "reasons" in test/conformance/required-extensions.json): ${s.unsupported.join(', ')}`);
   for (const t of skips) {
     console.log(`  ${''.padEnd(24)} skipped: ${t} — ${Object.hasOwn(allowed, t) ? `allowed: ${allowed[t]}` : 'NOT listed in test/skipped-tests.json, counted as a failure'}`);
   }

@@ -3,6 +3,7 @@ export * from './events';
 export * from './logger';
 export * from './ports';
 export * from './config/types';
+export type { AuthDeclaration, AuthGrant, EnterpriseDeclaration, TokenEndpointAuthMethod, TokenSource } from './config/authDecl';
 export { parseServers, declarationKey } from './config/parse';
 export { resolveDeclaration } from './config/resolve';
 export { envFileContent } from './config/envFileContent';

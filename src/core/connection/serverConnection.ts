@@ -150,7 +150,7 @@ export class ServerConnection extends ConnectionRequests {
       name, declaration: () => this._declaration, ports: options.ports, logger: this.logger, budget: this.budget, cache: this.cache,
       catalog: this.catalog, roots: this.roots, probe: this.probe, refusalsReported: new Set(), defaultStartTimeoutMs: options.startTimeoutMs,
       ref: () => this.ref, secrets: () => this.secrets, rootUris: () => this.rootUris(),
-      oauthSessionFor: (url, headers) => this.oauth.sessionFor(url, headers),
+      oauthSessionFor: (url, headers, auth) => this.oauth.sessionFor(url, headers, auth),
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
       onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
       onPlant: p => { void this.end(() => this.fail(describePlant(p))); },

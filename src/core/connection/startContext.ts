@@ -5,6 +5,7 @@
  */
 import type { ServerDeclaration } from '../config/types';
 import type { OAuthSession } from '../auth';
+import type { AuthDeclaration } from '../config/authDecl';
 import type { ServerBudget } from '../budgets';
 import { createHostClient, type ClientHooks } from './clientSetup';
 import { reportRefusal } from './closeRunning';
@@ -25,7 +26,7 @@ export interface ConnectionParts extends Omit<ClientHooks, 'reached' | 'versionN
   /** The embedder's start timeout (ms) for a declaration that sets none. */
   readonly defaultStartTimeoutMs?: number;
   rootUris(): Promise<string[]>;
-  oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined;
+  oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>, auth?: AuthDeclaration): OAuthSession | undefined;
   onPlant: StartContext['onPlant'];
 }
 
@@ -53,7 +54,7 @@ export function startContext(parts: ConnectionParts, now: { readonly restarting:
       onResourceUpdated: uri => parts.onResourceUpdated(uri),
       onElicitationComplete: id => parts.onElicitationComplete(id),
     }),
-    oauthSessionFor: (url, headers) => parts.oauthSessionFor(url, headers),
+    oauthSessionFor: (url, headers, auth) => parts.oauthSessionFor(url, headers, auth),
     takeEarlyProcess: launch => {
       // The process the embedder started for this very launch before the host loaded, if any (once per server).
       const started = ports.earlyProcesses?.take(name, launch);
