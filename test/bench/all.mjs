@@ -26,6 +26,7 @@ const BENCHES = [
   ['extension', ['test/bench/extension.mjs']],
   ['earlyStart', ['test/bench/earlyStart.mjs']],
   ['builtin', ['test/bench/builtin.mjs']],
+  ['onDemand', ['test/bench/onDemand.mjs']],
   ['serve', ['test/bench/serve.mjs']],
 ];
 
