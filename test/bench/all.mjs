@@ -23,6 +23,7 @@ const BENCHES = [
   ['chatPrep', ['out/test/bench/chatPrep.js']],
   ['sandbox', ['out/test/bench/sandbox.js']],
   ['flood', ['out/test/bench/flood.js']],
+  ['gateway', ['out/test/bench/gateway.js']],
   ['extension', ['test/bench/extension.mjs']],
   ['earlyStart', ['test/bench/earlyStart.mjs']],
   ['builtin', ['test/bench/builtin.mjs']],
