@@ -29,7 +29,7 @@ export * from './tools';
 export * from './text';
 export * from './sandbox';
 export * from './dev';
-export { BudgetExceededError, defaultServerLimits, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
+export { BudgetExceededError, defaultServerLimits, LogGate, logEntryLines, MAX_LOG_ENTRY_LINES, redactThenCut, resolveLimits, truncateText, type ServerLimits } from './budgets';
 export * from './chat';
 export * from './registry';
 export * from './bundles';

@@ -11,7 +11,7 @@ import { Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts } from '../ports';
 import type { ServerCatalog } from '../catalog/serverCatalog';
-import { ServerBudget, type ServerLimits } from '../budgets';
+import { ServerBudget, type LogGate, type ServerLimits } from '../budgets';
 import { describeExit, errorText } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { StdioTransport } from './stdioTransport';
@@ -79,6 +79,8 @@ export class ServerConnection extends ConnectionRequests {
   readonly logger: Logger;
   readonly catalog: ServerCatalog;
   private readonly budget: ServerBudget;
+  /** The log of what the server and its apps write: one budget for both (an app's lines are its server's). */
+  get serverLog(): LogGate { return this.budget.serverLog; }
   /** Results with caching hints (2026-07-28); kept across automatic reconnects, emptied by a start or stop of the user's. */
   protected readonly cache: ResponseCache;
 
