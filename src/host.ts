@@ -106,7 +106,7 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     late.treeView(SERVERS_VIEW_ID, view),
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
-    ...registerOnboarding({ controller, logs, inputs }, context),
+    ...registerOnboarding({ controller, logs, inputs }, context, name => discovered.fileOf(name)),
     ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
   );
   context.subscriptions.push(new DevMode(controller.host, logs));

@@ -51,21 +51,25 @@ async function build() {
   return undefined;
 }
 
-async function unitSuite() {
-  heading('unit tests (plain Node)');
+/**
+ * The unit tests (test/unit), or another folder of Node-side tests run the same way (`dir`): test/hostkill
+ * starts its own code-server and browser, so it runs after the integration runs have installed them.
+ */
+async function unitSuite(name = 'unit', dir = 'unit', title = 'unit tests (plain Node)') {
+  heading(title);
   const start = Date.now();
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-unit-'));
   const resultsFile = path.join(tmp, 'results.json');
   const grep = process.env.MCP_HOST_TEST_GREP;
-  const r = await run(process.execPath, ['test/rig/runUnit.mjs', '--results', resultsFile, ...(grep ? ['--grep', grep] : [])], { timeoutMs: UNIT_TIMEOUT_MS });
+  const r = await run(process.execPath, ['test/rig/runUnit.mjs', '--dir', dir, '--results', resultsFile, ...(grep ? ['--grep', grep] : [])], { timeoutMs: UNIT_TIMEOUT_MS });
   let results;
   try { results = JSON.parse(await fs.readFile(resultsFile, 'utf8')); } catch { /* never written */ }
   await fs.rm(tmp, { recursive: true, force: true });
-  const suite = { name: 'unit', passed: results?.passed ?? 0, failed: results?.failed ?? 0, skipped: skippedTitles(results), ms: Date.now() - start };
-  if (!results) suite.error = `the unit runner wrote no results (${r.error ?? 'no error reported'})`;
-  else if (!results.finished) suite.error = `the unit run did not finish (${r.error ?? 'unknown reason'})`;
+  const suite = { name, passed: results?.passed ?? 0, failed: results?.failed ?? 0, skipped: skippedTitles(results), ms: Date.now() - start };
+  if (!results) suite.error = `the ${name} runner wrote no results (${r.error ?? 'no error reported'})`;
+  else if (!results.finished) suite.error = `the ${name} run did not finish (${r.error ?? 'unknown reason'})`;
   if (results?.failures?.length) {
-    console.log('\n  unit failures:');
+    console.log(`\n  ${name} failures:`);
     for (const f of results.failures) console.log(`  ✗ ${f.title}\n      ${f.error}`);
   }
   return suite;
@@ -158,6 +162,7 @@ if (buildError) {
   // test/conformance/required-extensions.json must pass; the summary names the ones we do not support.
   for (const set of ['2025-11-25', '2026-07-28', 'extensions']) suites.push(await conformanceSuite(set));
   suites.push(...await integrationSuites());
+  suites.push(await unitSuite('host kill', 'hostkill', 'host kill: a real extension host killed with SIGKILL (code-server + Chromium, Node side)'));
 }
 
 heading('summary');
@@ -173,7 +178,7 @@ for (const s of suites) {
   failed += s.failed + (s.error ? 1 : 0) + unlisted.length;
   const counts = `${s.passed} passing, ${s.failed} failing, ${skips.length} skipped`;
   console.log(`  ${s.name.padEnd(24)} ${counts} (${secs(s.ms)})${s.error ? `\n  ${''.padEnd(24)} could not complete, counted as 1 failure: ${s.error}` : ''}`);
-  if (s.unsupported?.length) console.log(`  ${''.padEnd(24)} not supported (not in test/conformance/required-extensions.json): ${s.unsupported.join(', ')}`);
+  if (s.unsupported?.length) console.log(`  ${''.padEnd(24)} not supported (see "reasons" in test/conformance/required-extensions.json): ${s.unsupported.join(', ')}`);
   for (const t of skips) {
     console.log(`  ${''.padEnd(24)} skipped: ${t} — ${Object.hasOwn(allowed, t) ? `allowed: ${allowed[t]}` : 'NOT listed in test/skipped-tests.json, counted as a failure'}`);
   }

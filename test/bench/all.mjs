@@ -23,9 +23,11 @@ const BENCHES = [
   ['chatPrep', ['out/test/bench/chatPrep.js']],
   ['sandbox', ['out/test/bench/sandbox.js']],
   ['flood', ['out/test/bench/flood.js']],
+  ['gateway', ['out/test/bench/gateway.js']],
   ['extension', ['test/bench/extension.mjs']],
   ['earlyStart', ['test/bench/earlyStart.mjs']],
   ['builtin', ['test/bench/builtin.mjs']],
+  ['onDemand', ['test/bench/onDemand.mjs']],
   ['serve', ['test/bench/serve.mjs']],
 ];
 

@@ -1,5 +1,6 @@
 // Our `mcpHost_callTool` vs VS Code's built-in MCP host, both through `vscode.lm.invokeTool`, in the same
-// window (issue 16: ratio ≤ 1.0 at the median). Printed and recorded, never asserted.
+// window (issue 16: ratio ≤ 1.0 at the median), and MCP Host's native route (issue 31: VS Code's own MCP
+// client served by MCP Host's gateway) against both. Printed and recorded, never asserted.
 //
 // MCP Host is installed from its production .vsix into the test rig's code-server; the fixture server
 // test/fixtures/servers/crashing.ts (tool `echo`) is declared as `echo` both in `mcpHost.servers` and in
@@ -60,13 +61,15 @@ try {
     const f = s.failures;
     const seg = s.noopSegments;
     const one = {
-      ours: med(s.ours), builtin: med(s.builtin), api: med(s.api), noop: med(s.noop), raw: med(s.raw), roundTrip: med(s.roundTrip),
+      ours: med(s.ours), builtin: med(s.builtin), native: med(s.native), nativeP99: pct(s.native, 0.99), nativeToolsMs: s.nativeToolsMs, nativeFailed: f.native,
+      api: med(s.api), noop: med(s.noop), raw: med(s.raw), roundTrip: med(s.roundTrip),
       oursP99: pct(s.ours, 0.99), builtinP99: pct(s.builtin, 0.99), n: s.ours.length, failed: f.ours + f.builtin,
       // What our side adds to VS Code's floor: per round of the loop, ours minus the no-op tool (the lists line up when nothing failed).
       overNoop: f.ours + f.noop ? undefined : med(s.ours.map((x, j) => x - s.noop[j])),
     };
     perRun.push(one);
     console.log(`  run ${i + 1} (${one.n} pairs; built-in tool ${s.builtinTool}): ours ${ms(one.ours)} (p99 ${ms(one.oursP99)}), built-in ${ms(one.builtin)} (p99 ${ms(one.builtinP99)}), ratio ${(one.ours / one.builtin).toFixed(3)}`);
+    console.log(`    native route (${s.nativeTool}): ${ms(one.native)} (p99 ${ms(one.nativeP99)}), / built-in ${(one.native / one.builtin).toFixed(3)} (p99 ${(one.nativeP99 / one.builtinP99).toFixed(3)}), / mcpHost_callTool ${(one.native / one.ours).toFixed(3)}; its tools in vscode.lm.tools ${ms(one.nativeToolsMs)} after VS Code started it; failed ${f.native}`);
     console.log(`    context: no-op extension tool ${ms(one.noop)} (until prepareInvocation ${ms(med(seg.toPrepare))}, then until invoke ${ms(med(seg.toInvoke))}, back to the caller ${ms(med(seg.back))}); ` +
       `one extension host ↔ workbench round trip ${ms(one.roundTrip)}; our API ${ms(one.api)}; the server by hand over a pipe ${ms(one.raw)}; ` +
       `ours minus the no-op tool, per round ${one.overNoop === undefined ? 'n/a (failed calls)' : ms(one.overNoop)}`);
@@ -79,6 +82,11 @@ try {
     const note = (k) => `median of ${perRun.length} runs' medians; runs ${spread(col(k))} ms; machine load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
     await record({ name: 'lmTool.callTool.vsBuiltin', value: med(col('ours')), baseline: med(col('builtin')), unit: 'ms', target: '≤ 1.0', samples: perRun.reduce((n, x) => n + x.n, 0), failures: failed, note: `${note('ours')}; per-run ratios ${spread(ratios, (x) => x.toFixed(3))}` });
     await record({ name: 'lmTool.callTool.vsBuiltin.p99', value: med(col('oursP99')), baseline: med(col('builtinP99')), unit: 'ms', samples: perRun.length, failures: failed, note: 'median over runs of each run\'s p99' });
+    const nfailed = perRun.reduce((n, x) => n + x.nativeFailed, 0);
+    await record({ name: 'nativeRoute.callTool.vsBuiltin', value: med(col('native')), baseline: med(col('builtin')), unit: 'ms', target: '≤ 1.10', samples: perRun.reduce((n, x) => n + x.n, 0), failures: nfailed, note: `VS Code's MCP tool served by MCP Host's gateway / the same server run by VS Code's built-in host; ${note('native')}` });
+    await record({ name: 'nativeRoute.callTool.vsBuiltin.p99', value: med(col('nativeP99')), baseline: med(col('builtinP99')), unit: 'ms', target: '≤ 1.2', samples: perRun.length, failures: nfailed, note: 'median over runs of each run\'s p99' });
+    await record({ name: 'nativeRoute.callTool.vsWrapper', value: med(col('native')), baseline: med(col('ours')), unit: 'ms', target: '≤ 0.75', samples: perRun.length, failures: nfailed, note: 'the native route / our mcpHost_callTool wrapper, same window' });
+    await record({ name: 'nativeRoute.toolsListed', value: med(col('nativeToolsMs')), unit: 'ms', samples: perRun.length, failures: 0, note: 'MCP Host\'s server running: from VS Code starting its native definition until its tool is in vscode.lm.tools' });
     await record({ name: 'lmTool.noopExtensionTool', value: med(col('noop')), baseline: med(col('builtin')), unit: 'ms', samples: perRun.length, failures: 0, note: 'an extension tool that answers at once: VS Code\'s own floor for any extension tool' });
     const overNoop = col('overNoop').filter((x) => x !== undefined);
     if (overNoop.length) await record({ name: 'lmTool.callTool.overNoopTool', value: med(overNoop), unit: 'ms', samples: overNoop.length, failures: perRun.length - overNoop.length, note: `what MCP Host adds to VS Code's floor (median per round of ours − the no-op tool); runs ${spread(overNoop)} ms` });

@@ -2,7 +2,8 @@
 // VS Code where MCP Host is installed from its production .vsix and the same stdio server is declared
 // twice, as `echo` in `mcpHost.servers` and as `echo` in VS Code's own `mcp` setting. Starts the built-in
 // one, then times `vscode.lm.invokeTool` of our `mcpHost_callTool` against the built-in host's tool for
-// the same server tool, interleaved (the order flips every pair), after a warm-up. Also times our
+// the same server tool, and the same tool through MCP Host's native route (VS Code's MCP client talking to
+// MCP Host's gateway), interleaved (the order changes every round), after a warm-up. Also times our
 // exported API (no language-model tool layer) and `mcpHostBench_noop`, a tool of the bench's entry
 // extension that returns at once: the floor of any extension tool (VS Code's prepareInvocation and
 // invoke round trips to the extension host, nothing else), one plain extension host → workbench round
@@ -23,9 +24,14 @@ const NOOP = 'mcpHostBench_noop';
 
 export interface BuiltinSample {
   builtinTool: string;
+  /** The same server through MCP Host's native route (its definition, VS Code's MCP client, MCP Host's gateway). */
+  nativeTool: string;
+  /** From `workbench.mcp.startServer` of the native definition (MCP Host's server already running) until its tool is in vscode.lm.tools. */
+  nativeToolsMs: number;
   /** ms per call, same index = same pair. */
   ours: number[];
   builtin: number[];
+  native: number[];
   api: number[];
   noop: number[];
   /** tools/call echo written to the server's stdin by hand, until its answer line arrived. */
@@ -34,7 +40,7 @@ export interface BuiltinSample {
   roundTrip: number[];
   /** Where a no-op call's time goes: until VS Code asked prepareInvocation, from there until invoke, from invoke's return until the caller had the result. */
   noopSegments: { toPrepare: number[]; toInvoke: number[]; back: number[] };
-  failures: { ours: number; builtin: number; api: number; noop: number; roundTrip: number; raw: number };
+  failures: { ours: number; builtin: number; native: number; api: number; noop: number; roundTrip: number; raw: number };
   firstFailure?: string;
 }
 
@@ -103,8 +109,15 @@ async function measure(): Promise<BuiltinSample> {
       return builtinToolName();
     });
 
+    // MCP Host's native definition of the same server (mcpHost.chat.nativeServers is on by default): VS Code's
+    // client reaches it through MCP Host's gateway. echo/echo is approved in MCP Host, so it is listed readOnlyHint.
+    const t0 = performance.now();
+    await vscode.commands.executeCommand('workbench.mcp.startServer', 'mcp-host.mcp-host/echo', { waitForLiveTools: false });
+    const nativeTool = await until('the native route to list `echo`', () => vscode.lm.tools.find(t => t.name !== builtinTool && t.name.startsWith('mcp_') && /_echo$/.test(t.name))?.name, 60_000);
+    const nativeToolsMs = performance.now() - t0;
+
     const token = new vscode.CancellationTokenSource().token;
-    const failures = { ours: 0, builtin: 0, api: 0, noop: 0, roundTrip: 0, raw: 0 };
+    const failures = { ours: 0, builtin: 0, native: 0, api: 0, noop: 0, roundTrip: 0, raw: 0 };
     const segments: BuiltinSample['noopSegments'] = { toPrepare: [], toInvoke: [], back: [] };
     let firstFailure: string | undefined;
     const fail = (kind: keyof typeof failures, why: string) => { failures[kind]++; firstFailure ??= `${kind}: ${why}`; };
@@ -123,6 +136,7 @@ async function measure(): Promise<BuiltinSample> {
     const runs = {
       ours: (text: string) => timed('ours', text, async () => textOf(await vscode.lm.invokeTool('mcpHost_callTool', { input: { server: SERVER, tool: TOOL, arguments: { text } }, toolInvocationToken: undefined }, token))),
       builtin: (text: string) => timed('builtin', text, async () => textOf(await vscode.lm.invokeTool(builtinTool, { input: { text }, toolInvocationToken: undefined }, token))),
+      native: (text: string) => timed('native', text, async () => textOf(await vscode.lm.invokeTool(nativeTool, { input: { text }, toolInvocationToken: undefined }, token))),
       api: (text: string) => timed('api', text, async () => (await api.callTool(SERVER, TOOL, { text })).content.map(c => (c.type === 'text' ? c.text : '')).join('')),
       noop: async () => {
         const t0 = performance.now();
@@ -137,14 +151,14 @@ async function measure(): Promise<BuiltinSample> {
       raw: (text: string) => timed('raw', text, () => raw.call(text)),
       roundTrip: (text: string) => timed('roundTrip', '', async () => { await vscode.commands.executeCommand('setContext', 'mcpHostBench.tick', text); return ''; }),
     };
-    const order = (i: number) => (i % 2 ? ['builtin', 'ours', 'noop', 'raw', 'api', 'roundTrip'] as const : ['ours', 'builtin', 'roundTrip', 'api', 'raw', 'noop'] as const);
+    const order = (i: number) => (i % 2 ? ['builtin', 'native', 'ours', 'noop', 'raw', 'api', 'roundTrip'] as const : ['native', 'ours', 'builtin', 'roundTrip', 'api', 'raw', 'noop'] as const);
 
     for (let i = 0; i < WARMUP; i++) for (const k of order(i)) await runs[k](`warm-${i}`);
     for (const k of Object.keys(failures) as (keyof typeof failures)[]) failures[k] = 0;
     firstFailure = undefined;
 
     for (const list of Object.values(segments)) list.length = 0;
-    const sample: BuiltinSample = { builtinTool, ours: [], builtin: [], api: [], noop: [], raw: [], roundTrip: [], noopSegments: segments, failures };
+    const sample: BuiltinSample = { builtinTool, nativeTool, nativeToolsMs, ours: [], builtin: [], native: [], api: [], noop: [], raw: [], roundTrip: [], noopSegments: segments, failures };
     for (let i = 0; i < CALLS; i++) {
       for (const k of order(i)) {
         const ms = await runs[k](`call-${i}`);

@@ -13,10 +13,13 @@
  * Input: argv[2] = the server URL; MCP_CONFORMANCE_SCENARIO; MCP_CONFORMANCE_CONTEXT (JSON, e.g.
  * the pre-registered client of auth/pre-registration). Exit code 0 when every step succeeded.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import {
   HeadlessUserAgent, initialValues, McpHost, MemorySecretStore, planForm, toContent,
-  type AuthPort, type ElicitationHandler, type Logger,
+  type AuthDeclaration, type AuthPort, type ElicitationHandler, type Logger,
 } from '../../src/core';
 
 /** The conformance suite's fixed client ID metadata document URL (its CIMD scenario expects exactly this). */
@@ -54,11 +57,47 @@ const acceptDefaults: ElicitationHandler = async (_server, params) => {
   return { action: 'accept', content: toContent(plan.fields, initialValues(plan.fields)) };
 };
 
-function preRegistered(): { clientId: string; clientSecret?: string } | undefined {
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (!raw) return undefined;
-  const ctx = JSON.parse(raw) as { client_id?: string; client_secret?: string };
+type ScenarioContext = Record<string, string | undefined>;
+const scenarioContext = (): ScenarioContext => JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}') as ScenarioContext;
+
+function preRegistered(ctx: ScenarioContext): { clientId: string; clientSecret?: string } | undefined {
   return ctx.client_id ? { clientId: ctx.client_id, clientSecret: ctx.client_secret } : undefined;
+}
+
+/**
+ * The `auth` a user would declare for the scenario's server, with its secrets given as inputs (what
+ * the user typed into the input box, kept in the secret store) and platform tokens in a file.
+ */
+function declaredAuth(scenario: string, ctx: ScenarioContext): { auth?: AuthDeclaration; inputs: Record<string, string> } {
+  const secret = (id: string, value: string | undefined) => (value === undefined ? {} : { [id]: value });
+  switch (scenario) {
+    case 'auth/client-credentials-basic':
+      return { auth: { grant: 'client_credentials', clientId: ctx.client_id, clientSecret: '${input:client-secret}' }, inputs: secret('client-secret', ctx.client_secret) };
+    case 'auth/client-credentials-jwt':
+      return {
+        auth: { grant: 'client_credentials', clientId: ctx.client_id, privateKey: '${input:client-key}', tokenEndpointAuthMethod: 'private_key_jwt', signingAlgorithm: ctx.signing_algorithm },
+        inputs: secret('client-key', ctx.private_key_pem),
+      };
+    case 'auth/wif-jwt-bearer': {
+      // Where a platform (Kubernetes, a CI runner) writes the workload's token.
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-wif-')), 'token');
+      fs.writeFileSync(file, ctx.valid_jwt ?? '', { mode: 0o600 });
+      return { auth: { grant: 'jwt_bearer', clientId: ctx.client_id, assertion: { file } }, inputs: {} };
+    }
+    case 'auth/enterprise-managed-authorization':
+      return {
+        auth: {
+          grant: 'enterprise', clientId: ctx.client_id, clientSecret: '${input:client-secret}',
+          enterprise: { idp: { issuer: ctx.idp_issuer!, clientId: ctx.idp_client_id!, tokenEndpoint: ctx.idp_token_endpoint }, idToken: '${input:id-token}' },
+        },
+        inputs: { ...secret('client-secret', ctx.client_secret), ...secret('id-token', ctx.idp_id_token) },
+      };
+    case 'auth/dpop':
+    case 'auth/dpop-nonce':
+      return { auth: { dpop: true }, inputs: {} };
+    default:
+      return { inputs: {} };
+  }
 }
 
 /** True when the error is the server's own JSON-RPC error answer (a ProtocolError somewhere in the causes). */
@@ -74,7 +113,9 @@ async function main(): Promise<number> {
   const log = stderrLogger('driver');
   log.info(`scenario ${scenario}, server ${url}`);
 
-  const pre = preRegistered();
+  const ctx = scenarioContext();
+  const pre = preRegistered(ctx);
+  const { auth: declared, inputs } = declaredAuth(scenario, ctx);
   const auth: AuthPort = {
     store: new MemorySecretStore(),
     userAgent: new HeadlessUserAgent({ redirectUri: 'http://localhost:3000/callback' }),
@@ -85,7 +126,7 @@ async function main(): Promise<number> {
   const host = new McpHost({
     ports: {
       clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
-      variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: {} },
+      variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: {}, resolveInput: async r => inputs[r.id] },
       elicitation: acceptDefaults,
       auth,
       createLogger: name => stderrLogger(name),
@@ -95,7 +136,7 @@ async function main(): Promise<number> {
   });
   let failures = 0;
   try {
-    await host.apply({ server: { type: 'http', url } });
+    await host.apply({ server: { type: 'http', url, ...(declared ? { auth: declared } : {}) } });
     const server = host.require('server');
     if (server.needsSignIn) {
       log.info('the server needs a sign-in; signing in');

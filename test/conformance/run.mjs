@@ -3,9 +3,11 @@
 // npm run build:tests). One run covers one set of client scenarios:
 //   --requirements <revision>  exactly what the suite says that spec revision requires (2025-11-25,
 //                              2026-07-28), each scenario run at that revision's wire
-//   --extensions               the extension scenarios (reported apart: never scored by the suite); those
-//                              we claim (required-extensions.json) run and must pass, the others are named
-//                              as not supported. Claiming none is no failure: the run says so.
+//   --extensions               the extension scenarios (reported apart: never scored by the suite) and the
+//                              2025-03-26 back-compat ones (run at that revision's wire): every one the suite
+//                              lists is either claimed (required-extensions.json "scenarios": it runs and must
+//                              pass) or named with the reason it is not supported ("reasons"); one that is
+//                              neither fails the run, so a scenario added to the suite cannot go unnoticed.
 // The suite needs Node >= 22: it runs on the test rig's Node 24 (test/rig/install.mjs); the driver
 // runs on the Node running this script.
 //
@@ -32,8 +34,8 @@ import { coverageProblems } from './coverage.mjs';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = process.env.MCP_HOST_CONFORMANCE_CLI || path.join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const DRIVER = path.join(REPO, 'out', 'test', 'conformance', 'driver.js');
-/** The revision whose listing names the extension scenarios (they run at no revision: see runScenario). */
-const NEWEST_REVISION = '2026-07-28';
+/** The oldest revision: its scenarios (authorization back-compat) are in no requirement set, so --extensions runs them. */
+const BACKCOMPAT_REVISION = '2025-03-26';
 const SCENARIO_TIMEOUT_MS = 30_000;
 
 const args = process.argv.slice(2);
@@ -70,28 +72,31 @@ async function node24() {
  * scored) as "- name [client]" under "extension (N):".
  */
 async function listScenarios(node) {
-  const revision = requirements ?? NEWEST_REVISION;
-  const r = await run(node, [CLI, 'list', '--client', '--requirements', revision]);
-  if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
-  const section = (start, end) => {
-    const from = r.stdout.indexOf(start);
-    if (from < 0) return '';
-    const to = end ? r.stdout.indexOf(end, from) : -1;
-    return r.stdout.slice(from, to < 0 ? undefined : to);
-  };
   if (extensions) {
-    const ext = section('  extension (', '\n  added-after-release') || section('  extension (');
-    return [...ext.matchAll(/^\s+- (\S+) \[client\]/gm)].map((m) => m[1]);
+    // The full listing tags each scenario with its revisions or [extension]; the frozen per-revision listing
+    // leaves out extension scenarios added after that revision's release (the Skills ones).
+    const r = await run(node, [CLI, 'list', '--client']);
+    if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
+    const tagged = (tag) => [...r.stdout.matchAll(/^\s+- (\S+) \[([^\]]+)\]\s*$/gm)].filter((m) => m[2] === tag).map((m) => m[1]);
+    return [...tagged('extension'), ...tagged(BACKCOMPAT_REVISION)];
   }
-  return [...section('Client scenarios', 'Run and reported').matchAll(/^\s+- (\S+)\s*$/gm)].map((m) => m[1]);
+  const r = await run(node, [CLI, 'list', '--client', '--requirements', requirements]);
+  if (r.code !== 0) throw new Error(`conformance list failed: ${r.stderr.trim()}`);
+  const from = r.stdout.indexOf('Client scenarios');
+  const to = r.stdout.indexOf('Run and reported', from);
+  const section = from < 0 ? '' : r.stdout.slice(from, to < 0 ? undefined : to);
+  return [...section.matchAll(/^\s+- (\S+)\s*$/gm)].map((m) => m[1]);
 }
+
+/** The back-compat scenarios run at their revision's wire; extension scenarios at none (see runScenario). */
+const backCompat = (scenario) => scenario.startsWith('auth/2025-03-26-');
 
 async function runScenario(node, scenario, outDir) {
   const start = Date.now();
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(DRIVER)}`;
   // Extension scenarios are not on a spec revision's timeline: given --spec-version, the suite skips them
   // ("not applicable at spec version …") and records no check.
-  const revision = extensions ? [] : ['--spec-version', requirements];
+  const revision = extensions ? (backCompat(scenario) ? ['--spec-version', BACKCOMPAT_REVISION] : []) : ['--spec-version', requirements];
   const r = await run(node, [CLI, 'client', '--command', command, '--scenario', scenario, ...revision, '--timeout', String(SCENARIO_TIMEOUT_MS), '--verbose', '-o', outDir], { timeoutMs: SCENARIO_TIMEOUT_MS + 30_000 });
   let checks = [];
   try { checks = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))); } catch { /* no JSON: reported below */ }
@@ -115,11 +120,16 @@ async function main() {
   const node = await node24();
   const version = JSON.parse(await fs.readFile(path.join(path.dirname(CLI), '..', 'package.json'), 'utf8')).version;
   const listed = await listScenarios(node);
-  const required = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', `required-${set}.json`), 'utf8')).scenarios;
-  // Extension scenarios are never scored by the suite: we run the ones we claim and name the rest.
+  const claims = JSON.parse(await fs.readFile(path.join(REPO, 'test', 'conformance', `required-${set}.json`), 'utf8'));
+  const required = claims.scenarios;
+  const reasons = claims.reasons ?? {};
+  // Extension scenarios are never scored by the suite: we run the ones we claim, name the others with
+  // their reason, and fail on any that is neither.
   let scenarios = extensions ? listed.filter((s) => required.includes(s)) : listed;
   const unsupported = extensions ? listed.filter((x) => !required.includes(x)) : [];
-  for (const s of unsupported) console.log(`  - ${s}: not supported (not in required-extensions.json)`);
+  const unexplained = unsupported.filter((x) => !Object.hasOwn(reasons, x));
+  for (const s of unsupported) console.log(`  - ${s}: not supported: ${reasons[s] ?? 'NO REASON GIVEN'}`);
+  for (const s of Object.keys(reasons).filter((x) => listed.includes(x) && required.includes(x))) console.log(`  note: ${s} is claimed and also has a reason in required-${set}.json: remove the reason`);
   if (grep) scenarios = scenarios.filter((s) => new RegExp(grep).test(`conformance ${s}`));
   console.log(`@modelcontextprotocol/conformance ${version}: ${scenarios.length} client scenarios (${extensions ? 'extensions' : `requirements ${requirements}`}), ${jobs} at a time`);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-host-conformance-'));
@@ -135,6 +145,8 @@ async function main() {
   }));
   if (keep) console.log(`  output kept in ${tmp}`); else await fs.rm(tmp, { recursive: true, force: true });
   const missing = coverageProblems({ required, listed, ran: results.map((r) => r.scenario), grep, claimsNone: extensions && required.length === 0 });
+  // Only a run over the whole set judges the listing (a --grep run checks what it selects).
+  if (!grep) for (const s of unexplained) missing.push({ title: `conformance ${s}`, error: `the suite lists this scenario but test/conformance/required-${set}.json neither claims it ("scenarios") nor says why not ("reasons")` });
   for (const m of missing) console.log(`  ✗ ${m.title}: ${m.error}`);
   // A failing scenario counts as skipped only when test/skipped-tests.json (the one list of skips, each
   // with its reason, which npm test prints) names it as "conformance <set> <scenario>"; else it fails.

@@ -46,7 +46,7 @@ describe('native MCP servers in VS Code\'s chat (the gateway)', function () {
   before(async () => {
     mark = path.join(os.tmpdir(), `mcp-host-native-mark-${process.pid}-${Date.now()}`);
     await setSetting('mcpHost.tools.autoApprove', ['nativeEcho/echo', 'modern2026/era', 'liar/peek']);
-    // The native route is opt-in (nativeSetting.ts): this suite is the user who turned it on.
+    // On by default; set here so the suite does not depend on the default.
     await setSetting('mcpHost.chat.nativeServers', true);
     api = await declareServers(declared());
     await Promise.all(SERVERS.map(name => waitState(api.host.require(name), 'running')));

@@ -1,7 +1,8 @@
 // Runs the unit tests (out/test/unit/**/*.test.js) in plain Node with programmatic mocha, printing the
 // spec reporter and writing counts to the JSON file given by --results (read by test/run-all.mjs).
 // Options from test/unit/.mocharc.json that apply: timeout, slow, ui, retries, require.
-//   node test/rig/runUnit.mjs [--results file.json] [--grep pattern]
+//   node test/rig/runUnit.mjs [--results file.json] [--grep pattern] [--dir unit]
+// --dir: another folder of test/ whose tests run the same way (test/hostkill: they start their own code-server).
 // Build first (npm run build:tests). Exits when done, like mocha --exit: fixture servers that a
 // failing test leaves behind must not keep the run alive.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import Mocha from 'mocha';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const UNIT_DIR = path.join(REPO_ROOT, 'out', 'test', 'unit');
 const argv = process.argv.slice(2);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const TEST_DIR = arg('--dir') ?? 'unit';
+const UNIT_DIR = path.join(REPO_ROOT, 'out', 'test', TEST_DIR);
 const resultsFile = arg('--results');
 
 const rcFile = path.join(REPO_ROOT, 'test', 'unit', '.mocharc.json');
@@ -31,7 +33,7 @@ function errorInfo(err) {
 }
 
 // tsc never deletes outputs: a compiled test whose .ts source was deleted or renamed is skipped.
-const SOURCE_DIR = path.join(REPO_ROOT, 'test', 'unit');
+const SOURCE_DIR = path.join(REPO_ROOT, 'test', TEST_DIR);
 const files = existsSync(UNIT_DIR)
   ? readdirSync(UNIT_DIR, { recursive: true })
     .filter((f) => f.endsWith('.test.js') && existsSync(path.join(SOURCE_DIR, f.replace(/\.js$/, '.ts'))))

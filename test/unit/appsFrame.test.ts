@@ -1,13 +1,12 @@
 /**
  * Apps stay in their frame (issue 28 item 6, issue 30 item 1), the vscode-free rules: what a hostile
- * app's `ui/message` may put into the chat input, when its display-mode requests are honoured, what
- * its log entries become, which local-network origins its `_meta.ui.csp` may name, and what its own
- * code may run as (workers from blob:, modules from data:).
+ * app's `ui/message` may put into the chat input, when its display-mode requests are honoured,
+ * which local-network origins its `_meta.ui.csp` may name, and what its own code may run as (workers from blob:, modules from data:).
  */
 import * as assert from 'node:assert/strict';
 import {
-  AppLog, appChatMessage, appLogLines, buildAppCsp, cspOrigin, DISPLAY_MODE_INTERVAL_MS, DisplayModeGate, isLocalNetworkHost,
-  LogLevel, MAX_APP_LOG_ENTRY_LINES, MAX_APP_MESSAGE_CHARS, MAX_APP_MESSAGE_LINES, type Logger,
+  appChatMessage, buildAppCsp, cspOrigin, DISPLAY_MODE_INTERVAL_MS, DisplayModeGate, isLocalNetworkHost,
+  MAX_APP_MESSAGE_CHARS, MAX_APP_MESSAGE_LINES,
 } from '../../src/core';
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];
@@ -63,42 +62,6 @@ describe('MCP Apps stay in their frame', () => {
       now += 1;
       assert.deepEqual(gate.request('inline', true), { change: true, mode: 'inline' });
       assert.deepEqual(gate.request('inline', false), { change: false, mode: 'inline' }, 'asking for the current mode is no refusal');
-    });
-  });
-
-  describe('app log entries', () => {
-    it('one cleaned line per entry line, each behind the MCP App prefix, bounded', () => {
-      const forged = 'fine\n2026-12-01 20:00:00.000 [info] Server "github": approved by the user\u001b[2K\r\n\u202etxt.exe';
-      const { level, lines } = appLogLines('critical', 'ui\nx', forged);
-      assert.equal(level, 'critical');
-      assert.deepEqual(lines, [
-        'MCP App [critical] [ui x]: fine',
-        'MCP App [critical] [ui x]: 2026-12-01 20:00:00.000 [info] Server "github": approved by the user',
-        'MCP App [critical] [ui x]: txt.exe',
-      ]);
-      assert.equal(appLogLines('nonsense', undefined, { a: 1 }).lines[0], 'MCP App [info]: {"a":1}');
-      const many = appLogLines('info', undefined, 'l\n'.repeat(1000)).lines;
-      assert.equal(many.length, MAX_APP_LOG_ENTRY_LINES + 1);
-      assert.match(many.at(-1)!, /980 more lines left out/);
-    });
-
-    it('a 20 MB burst passes the server budget: lines cut, most of the burst dropped and counted', () => {
-      const written: string[] = [];
-      const sink: Logger = { logLevel: LogLevel.Info, trace() {}, debug() {}, info: m => written.push(m), warn: m => written.push(m), error: m => written.push(String(m)) };
-      const appLog = new AppLog(sink);
-      try {
-        // 20 MB in one burst: 1,024 entries of 20 KB, then 100,000 small ones.
-        const line = 'z'.repeat(20 * 1024);
-        const started = Date.now();
-        for (let i = 0; i < 1024; i++) appLog.entry('info', undefined, line);
-        assert.equal(written.length, 1024);
-        assert.ok(written.every(l => l.length < 9 * 1024), 'each line cut to the server\'s line limit (8 KB)');
-        for (let i = 0; i < 100_000; i++) appLog.entry('info', undefined, 'x');
-        // The server's burst allowance (10 s at 500 lines per second) and its refill while the loop ran, plus the one warning.
-        const allowance = 5_000 + Math.ceil((Date.now() - started) / 1000 * 500) + 1;
-        assert.ok(written.length <= allowance, `${written.length} lines, allowed ${allowance}`);
-        assert.equal(written.filter(l => /further log lines are dropped/.test(l)).length, 1, 'the drop is reported once');
-      } finally { appLog.dispose(); }
     });
   });
 

@@ -8,54 +8,26 @@
  * the user's file is really there, then plays the attacker sandboxed against a real `git` outside.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { SandboxPort, ServerConnection } from '../../src/core';
+import type { ServerConnection } from '../../src/core';
+import { waitForState } from './helpers';
+import { callText, git, gitQuiet, plantSetup, withEscapee, type Setup } from './sandboxPlantSetup';
 // Linux only (inotify, bubblewrap): elsewhere mocha reports them pending and test/run-all.mjs counts that as a
 // failure unless listed, so no regression vanishes from the count.
 const itOnLinux = process.platform === 'linux' ? it : it.skip;
-import { createTestHost, fixtureServer, node, repoRoot, text, waitForState } from './helpers';
-import { findRipgrep, srtCli } from './sandboxSupport';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const gitQuiet = (cwd: string, ...args: string[]) => { try { git(cwd, ...args.length ? args : ['status']); } catch { /* a failing command may still have run the plant */ } };
-
-interface Setup { dir: string; home: string; root: string; storage: string; pwned: string }
-
-function setup(): Setup {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-guard-atk-'));
-  const s = { dir, home: path.join(dir, 'home'), root: path.join(dir, 'root'), storage: path.join(dir, 'storage'), pwned: path.join(dir, 'pwned') };
-  for (const d of [s.home, path.join(s.root, 'src'), s.storage]) mkdirSync(d, { recursive: true });
-  git(s.root, 'init', '-q');
-  return s;
-}
-
-function port(s: Setup): SandboxPort {
-  return {
-    runtime: process.execPath, cli: srtCli, storageDir: s.storage, protectedPaths: [s.storage], ripgrep: findRipgrep(),
-    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => true, allowUnsandboxed: () => false,
-  };
-}
+const setup = () => plantSetup('mcp-guard-atk-', ['src']);
 
 type Run = (script: string) => Promise<string>;
 
-async function withServer(s: Setup, sandbox: boolean, fn: (run: Run, conn: ServerConnection) => Promise<void>): Promise<void> {
-  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: s.home, env: process.env }, sandbox: port(s) });
-  t.roots.set(s.root);
-  try {
-    await t.host.apply({ e: { ...node(fixtureServer('escapee')), ...sandbox ? { sandbox: true } : {} } });
-    const c = t.host.require('e');
-    await waitForState(c, 'running', 30_000);
-    await fn(async script => {
-      try {
-        const r = await c.callTool('run', { command: 'sh', args: ['-c', script], cwd: s.root });
-        return `${r.isError ? 'refused' : 'done'}: ${text(r)}`;
-      } catch (e) { return `server stopped (${(e as Error).message})`; }
-    }, c);
-  } finally { await t.host.shutdown(); }
-}
+const withServer = (s: Setup, sandbox: boolean, fn: (run: Run, conn: ServerConnection) => Promise<void>) =>
+  withEscapee(s, sandbox, conn => fn(async script => {
+    try {
+      const r = await callText(conn, 'run', { command: 'sh', args: ['-c', script], cwd: s.root });
+      return `${r.isError ? 'refused' : 'done'}: ${r.text}`;
+    } catch (e) { return `server stopped (${(e as Error).message})`; }
+  }, conn));
 
 const fsmonitorRepo = (dir: string, pwned: string) => [
   `git -c init.defaultBranch=main init -q ${dir}`,

@@ -11,47 +11,18 @@
  * Each test first shows the same server unsandboxed succeeds, so the plant really works.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { SandboxPort, ServerConnection } from '../../src/core';
-import { createTestHost, fixtureServer, node, repoRoot, text, waitForState } from './helpers';
-import { findRipgrep, srtCli } from './sandboxSupport';
+import type { ServerConnection } from '../../src/core';
+import { waitForState } from './helpers';
+import { callText, gitQuiet, plantSetup, withEscapee, type Setup } from './sandboxPlantSetup';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const gitQuiet = (cwd: string) => { try { git(cwd, 'status'); } catch { /* a failing status may still have run the monitor */ } };
-
-interface Setup { dir: string; home: string; root: string; storage: string; pwned: string }
-
-function setup(): Setup {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-plant-'));
-  const s = { dir, home: path.join(dir, 'home'), root: path.join(dir, 'root'), storage: path.join(dir, 'storage'), pwned: path.join(dir, 'pwned') };
-  for (const d of [s.home, path.join(s.root, 'src'), path.join(s.root, 'a', 'b', 'c', 'deep'), s.storage]) mkdirSync(d, { recursive: true });
-  git(s.root, 'init', '-q');
-  git(path.join(s.root, 'a', 'b', 'c', 'deep'), 'init', '-q');
-  return s;
-}
-
-function port(s: Setup): SandboxPort {
-  return {
-    runtime: process.execPath, cli: srtCli, storageDir: s.storage, protectedPaths: [s.storage], ripgrep: findRipgrep(),
-    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => true, allowUnsandboxed: () => false,
-  };
-}
+const setup = () => plantSetup('mcp-plant-', ['src', 'a/b/c/deep'], ['a/b/c/deep']);
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>;
 
-async function withServer(s: Setup, sandbox: boolean, fn: (call: Call, conn: ServerConnection) => Promise<void>): Promise<void> {
-  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: s.home, env: process.env }, sandbox: port(s) });
-  t.roots.set(s.root);
-  try {
-    await t.host.apply({ e: { ...node(fixtureServer('escapee')), ...sandbox ? { sandbox: true } : {} } });
-    const c = t.host.require('e');
-    await waitForState(c, 'running', 30_000);
-    await fn(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, c);
-  } finally { await t.host.shutdown(); }
-}
+const withServer = (s: Setup, sandbox: boolean, fn: (call: Call, conn: ServerConnection) => Promise<void>) =>
+  withEscapee(s, sandbox, conn => fn((tool, args) => callText(conn, tool, args), conn));
 
 const config = (pwned: string, extra = '') => `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${extra}\tfsmonitor = echo planted >> ${pwned}; false\n`;
 

@@ -13,11 +13,14 @@
  * nothing that needs the user happens (a `SignInRequiredError` is thrown instead).
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { AddClientAuthentication, DpopSession, FetchLike, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
-import { checkOpenableUrl } from '../safeUrl';
-import { AuthStorage, type StoredClient, type StoredTokens } from './storage';
+import { loadDpopSession } from './dpopKeys';
+import type { AuthDeclaration } from '../config/authDecl';
+import { DeclaredGrant } from './grants';
+import { checkAuthorizationPage, checkPkce, registeredFor, untilAborted } from './providerChecks';
+import { AuthStorage, type StoredTokens } from './storage';
 import {
   AuthorizationCancelledError, AuthorizationError, SignInRequiredError,
   type AuthorizationChannel, type AuthorizationReason, type AuthPort, type AuthTarget, type ClientCredentials,
@@ -68,6 +71,13 @@ export interface ProviderOptions {
   readonly logger: Logger;
   /** Called after new tokens were stored (the session bumps its token generation). */
   readonly onTokens: () => void;
+  /**
+   * The declaration's `auth`: a grant without a person (`grant`: no browser, no registration) and
+   * DPoP (`dpop`: tokens bound to this server's key, RFC 9449).
+   */
+  readonly auth?: AuthDeclaration;
+  /** Reaches the enterprise IdP (the session's fetch). */
+  readonly fetch?: FetchLike;
 }
 
 export class McpOAuthProvider implements OAuthClientProvider {
@@ -78,8 +88,33 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** Tokens as last read or written (each request needs them; a secret store read may be an IPC round trip). */
   private tokenCache?: { value?: StoredTokens };
   private readonly known = new Set<string>();
+  private dpopSession?: Promise<DpopSession>;
+  private readonly grant?: DeclaredGrant;
 
-  constructor(private readonly options: ProviderOptions) {}
+  constructor(private readonly options: ProviderOptions) {
+    const auth = options.auth;
+    if (auth?.grant) this.grant = new DeclaredGrant({ ...auth, grant: auth.grant }, (...v) => this.remember(...v), options.fetch ?? ((u, i) => fetch(u, i)));
+  }
+
+  /** True when tokens come from a declared grant: nobody has to be present. */
+  get unattended(): boolean { return this.grant !== undefined; }
+
+  /** The SDK asks for a DPoP session on every token request and resource request; one key per server, kept in the secret store. */
+  dpop(): Promise<DpopSession> | undefined {
+    if (!this.options.auth?.dpop) return undefined;
+    this.dpopSession ??= loadDpopSession(this.options.port.store, this.serverUrl, this.options.logger);
+    return this.dpopSession;
+  }
+
+  get addClientAuthentication(): AddClientAuthentication | undefined { return this.grant?.addClientAuthentication; }
+
+  /** Declared grant: its token request (client_credentials, JWT bearer); else the SDK's authorization code request. */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    return this.grant?.prepareTokenRequest(scope);
+  }
+
+  saveAuthorizationServerUrl(issuer: string): void { if (this.grant) this.grant.authorizationServer = issuer; }
+  saveResourceUrl(resource: string): void { if (this.grant) this.grant.resource = resource; }
 
   private get serverUrl(): string { return this.options.target.url; }
 
@@ -92,12 +127,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   // ---- redirect and client metadata -----------------------------------------------------------
 
-  get redirectUrl(): string {
+  get redirectUrl(): string | undefined {
+    // No redirect URI tells the SDK's auth() that this is a flow without a browser (it asks prepareTokenRequest).
+    if (this.grant) return undefined;
     return this.flow?.channel?.redirectUri ?? NO_REDIRECT;
   }
 
   get clientMetadata(): OAuthClientMetadata {
     const base = this.options.port.clientMetadata ?? {};
+    const grant = this.grant;
+    if (grant) return { client_name: base.client_name ?? 'MCP Host', redirect_uris: [], grant_types: grant.grantTypes(), token_endpoint_auth_method: grant.method, ...(grant.auth.scope ? { scope: grant.auth.scope } : {}) };
     return {
       client_name: 'MCP Host',
       grant_types: ['authorization_code', 'refresh_token'],
@@ -108,7 +147,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       // Spec 2026-07-28 (SEP-837): registration names the kind of client; an editor on the user's
       // machine with loopback or custom-scheme redirects is a native one, whatever the embedder says.
       application_type: 'native',
-      redirect_uris: [this.redirectUrl],
+      redirect_uris: [this.redirectUrl ?? NO_REDIRECT],
     };
   }
 
@@ -173,6 +212,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const issuer = await this.issuer();
+    if (this.grant) return this.grant.clientInformation(issuer);
     const pre = await this.preRegisteredClient();
     if (pre) {
       this.remember(pre.clientSecret);
@@ -221,6 +261,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    // A declared grant's client comes from the declaration: nothing of it is stored.
+    if (this.grant) return;
     const pre = await this.preRegisteredClient();
     // The SDK stamps a pre-registered client with the issuer it was used with; settings stay its only source.
     if (pre && info.client_id === pre.clientId) return;
@@ -364,48 +406,3 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 }
 
-function registeredFor(client: StoredClient, redirectUri: string): boolean {
-  const uris = (client.info as { redirect_uris?: string[] }).redirect_uris;
-  return !uris || uris.some(registered => sameRedirect(registered, redirectUri));
-}
-
-/** Exact match, except that loopback redirect URIs match on any port (RFC 8252 §7.3: servers must allow that). */
-function sameRedirect(registered: string, requested: string): boolean {
-  if (registered === requested) return true;
-  try {
-    const a = new URL(registered), b = new URL(requested);
-    const loopback = (u: URL) => u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-    return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
-  } catch { return false; }
-}
-
-/** The authorization page is opened for an untrusted server: it must pass the safe-URL rule. */
-function checkAuthorizationPage(issuer: string, endpoint: string | undefined): void {
-  if (endpoint === undefined) return;
-  const checked = checkOpenableUrl(endpoint);
-  if (!checked.ok) throw new AuthorizationError(`the authorization server ${issuer} sends the user to an authorization page MCP Host does not open: ${checked.reason}; refusing to sign in`);
-}
-
-/** OAuth 2.1 + MCP: PKCE with S256 is required, and the client must verify the server supports it. */
-function checkPkce(issuer: string, metadata: AuthorizationServerMetadata | undefined): void {
-  if (!metadata) {
-    throw new AuthorizationError(`the authorization server ${issuer} publishes no metadata (RFC 8414 or OpenID discovery), so PKCE support cannot be verified; refusing to sign in`);
-  }
-  if (!metadata.code_challenge_methods_supported?.includes('S256')) {
-    throw new AuthorizationError(`the authorization server ${issuer} does not list PKCE method S256 in code_challenge_methods_supported; refusing to sign in`);
-  }
-}
-
-/**
- * The user agent's answer, or a cancellation as soon as the flow is abandoned (the server was stopped
- * while the person had not finished): a user agent that ignores the signal must not keep the session's
- * one authorization in flight, which every later sign-in of the server would join and wait on.
- */
-function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new AuthorizationCancelledError('the sign-in was abandoned'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AuthorizationCancelledError('the sign-in was abandoned'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

@@ -14,11 +14,13 @@
  * `SignInRequiredError`), `signIn` (the user asked), `running` (a user-driven request hit 401/403;
  * the user agent may ask for consent before opening the browser).
  */
-import { auth, extractWWWAuthenticateParams, type AuthResult } from '@modelcontextprotocol/client';
+import { auth, extractWWWAuthenticateParams, withDpopFromProvider, type AuthResult } from '@modelcontextprotocol/client';
+import type { AuthDeclaration } from '../config/authDecl';
 import { OAuthError } from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { Disposable, Emitter, type Event } from '../events';
 import { nullLogger, type Logger } from '../logger';
+import { redact } from '../redact';
 import { AuthFlow, McpOAuthProvider, RegisterAgainError } from './oauthProvider';
 import { AuthStorage } from './storage';
 import {
@@ -61,6 +63,8 @@ export class OAuthSession extends Disposable {
   private readonly _onInteraction = this._register(new Emitter<void>());
   private _status: AuthStatus = 'unknown';
   private readonly baseFetch: FetchLike;
+  /** What carries the MCP requests: the base fetch, under DPoP proofs when the tokens are bound (auth.dpop). */
+  private readonly resourceFetch: FetchLike;
   private readonly logger: Logger;
   private readonly aborter = new AbortController();
   /** Aborts the authorization in flight only (the session lives on); see {@link abandonAuthorization}. */
@@ -69,14 +73,17 @@ export class OAuthSession extends Disposable {
   private readonly _onDidChangeStatus = this._register(new Emitter<AuthStatus>());
   readonly onDidChangeStatus: Event<AuthStatus> = this._onDidChangeStatus.event;
 
-  constructor(readonly target: AuthTarget, private readonly port: AuthPort, options: { logger?: Logger; fetch?: FetchLike } = {}) {
+  constructor(readonly target: AuthTarget, private readonly port: AuthPort, options: { logger?: Logger; fetch?: FetchLike; auth?: AuthDeclaration } = {}) {
     super();
     this.logger = options.logger ?? nullLogger;
     this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.provider = new McpOAuthProvider({
-      target, port, storage: new AuthStorage(port.store), logger: this.logger,
+      target, port, storage: new AuthStorage(port.store), logger: this.logger, auth: options.auth, fetch: this.baseFetch,
       onTokens: () => { this.tokenGeneration++; },
     });
+    // Innermost, as the SDK asks: it replaces the Bearer header by a DPoP one with a fresh proof for a
+    // DPoP-bound token, and retries a use_dpop_nonce challenge once; a 401 after that is the loop's below.
+    this.resourceFetch = options.auth?.dpop ? withDpopFromProvider(this.provider)(this.baseFetch) : this.baseFetch;
   }
 
   get status(): AuthStatus { return this._status; }
@@ -126,7 +133,7 @@ export class OAuthSession extends Disposable {
       const tokens = await this.provider.tokens();
       const headers = new Headers(init?.headers);
       if (tokens) headers.set('Authorization', `Bearer ${tokens.access_token}`);
-      const response = await this.baseFetch(url, { ...init, headers });
+      const response = await this.resourceFetch(url, { ...init, headers });
       if (response.status !== 401 && response.status !== 403) {
         if (tokens && response.ok) {
           this.setStatus('signedIn');
@@ -199,7 +206,8 @@ export class OAuthSession extends Disposable {
     // metadata now names another, SEP-2352): discovery starts again, and a new server means a new client.
     if (challenge.kind === 'unauthorized' && stored) await this.provider.forgetDiscovery();
     const silent = this.interaction === 'silent' || challenge.kind === 'expired';
-    if (silent && challenge.kind !== 'expired' && (!stored || challenge.kind === 'insufficientScope')) {
+    // A declared grant needs nobody: an automatic start gets its tokens like a sign-in would.
+    if (silent && !this.provider.unattended && challenge.kind !== 'expired' && (!stored || challenge.kind === 'insufficientScope')) {
       // Nothing to refresh, and nobody asked to sign in: no network, no browser.
       throw this.needsSignIn(new SignInRequiredError());
     }
@@ -238,6 +246,9 @@ export class OAuthSession extends Disposable {
   }
 
   private needsSignIn<E extends Error>(e: E, mark = true): E {
+    // The message quotes the authorization server, which may quote back what it was sent (a client
+    // secret, an assertion): it goes to the log and the Servers view only without them.
+    e.message = redact(e.message, this.secrets());
     if (mark && e instanceof SignInRequiredError) this.setStatus('needsSignIn');
     if (!(e instanceof SignInRequiredError)) this.logger.error(`OAuth: ${e.message}`);
     return e;

@@ -1,5 +1,6 @@
 export { BudgetExceededError, defaultServerLimits, formatBytes, resolveLimits, type ServerLimits } from './limits';
 export { ServerBudget } from './serverBudget';
+export { LogGate, logEntryLines, MAX_LOG_ENTRY_LINES } from './logGate';
 export { BudgetTransport, RATE_LIMITED, type FlowControl } from './budgetTransport';
 export { RateQueue, type RateQueueOptions } from './rateQueue';
 export { BurstReporter } from './burstReporter';

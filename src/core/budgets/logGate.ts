@@ -1,17 +1,25 @@
-import { LogLevel, type Logger } from '../logger';
+import { logMcpMessage, LogLevel, type Logger, type McpLogLevel } from '../logger';
+import { plainText } from '../text/plainText';
 import type { BurstReporter } from './burstReporter';
 import { truncateText } from './truncate';
 
 /** Seconds' worth of lines a quiet server may write at once: a start-up dump of a few thousand lines is normal. */
 export const LOG_BURST_SECONDS = 10;
+/** Lines one log entry (a `notifications/message` of the server or of its app) may take; the rest is counted in a last line. */
+export const MAX_LOG_ENTRY_LINES = 20;
+/** Characters of one entry read at all (each line is cut further). */
+const MAX_ENTRY_CHARS = 64 * 1024;
 /** Room for the prefix ("[stderr] ") and a cut marker the transport already added. */
 const SLACK = 256;
 
 /**
- * The logger for what a server writes (stderr, `notifications/message`, stray stdout): each line
- * cut to about `maxLineBytes` with a marker, and `perSecond` lines per second on average (a token
- * bucket holding {@link LOG_BURST_SECONDS} seconds' worth); the rest is dropped and counted by the
- * reporter. Lines below the channel's level cost nothing and count nothing.
+ * The logger for what a server or its apps write (stderr, `notifications/message`, stray stdout, an
+ * app's traffic and errors): one per server, so the server and its apps share one budget. Each message
+ * is cleaned to one line (escapes, controls and invisible characters removed, line breaks joined) — a
+ * line break in server text would start a line that reads as the host's own — and cut to about
+ * `maxLineBytes` with a marker; `perSecond` lines per second on average (a token bucket holding
+ * {@link LOG_BURST_SECONDS} seconds' worth) pass, the rest is dropped and counted by the reporter.
+ * Lines below the channel's level cost nothing and count nothing.
  */
 export class LogGate implements Logger {
   private tokens: number;
@@ -31,13 +39,22 @@ export class LogGate implements Logger {
   get logLevel(): number | undefined { return this.inner.logLevel; }
   get onDidChangeLogLevel() { return this.inner.onDidChangeLogLevel; }
 
-  trace(message: string): void { if (this.admit(LogLevel.Trace)) this.inner.trace(this.cut(message)); }
-  debug(message: string): void { if (this.admit(LogLevel.Debug)) this.inner.debug(this.cut(message)); }
-  info(message: string): void { if (this.admit(LogLevel.Info)) this.inner.info(this.cut(message)); }
-  warn(message: string): void { if (this.admit(LogLevel.Warning)) this.inner.warn(this.cut(message)); }
-  error(message: string | Error): void { if (this.admit(LogLevel.Error)) this.inner.error(this.cut(String(message))); }
+  trace(message: string): void { if (this.admit(LogLevel.Trace)) this.inner.trace(this.line(message)); }
+  debug(message: string): void { if (this.admit(LogLevel.Debug)) this.inner.debug(this.line(message)); }
+  info(message: string): void { if (this.admit(LogLevel.Info)) this.inner.info(this.line(message)); }
+  warn(message: string): void { if (this.admit(LogLevel.Warning)) this.inner.warn(this.line(message)); }
+  error(message: string | Error): void { if (this.admit(LogLevel.Error)) this.inner.error(this.line(String(message))); }
 
-  private cut(message: string): string { return truncateText(message, this.maxLineBytes + SLACK); }
+  /**
+   * One log entry the server or its app wrote: each of its lines cleaned and logged on its own behind
+   * `tag` (so every line says whose it is), each paying the budget, at most {@link MAX_LOG_ENTRY_LINES}.
+   */
+  entry(level: McpLogLevel, tag: string, text: string): void {
+    for (const line of logEntryLines(tag, text)) logMcpMessage(this, level, line);
+  }
+
+  // Cut before cleaning: cleaning only removes characters, and a 16 MB line is never scanned whole.
+  private line(message: string): string { return oneLine(truncateText(message, this.maxLineBytes + SLACK)); }
 
   private admit(level: LogLevel): boolean {
     const current = this.inner.logLevel ?? LogLevel.Info;
@@ -49,4 +66,17 @@ export class LogGate implements Logger {
     this.reporter.drop();
     return false;
   }
+}
+
+/** `text` cleaned to one line; the indentation of its first line stays (stack traces, tables). */
+function oneLine(text: string): string {
+  return plainText(text).replace(/\s*\n\s*/g, ' ').trimEnd();
+}
+
+/** The lines a log entry becomes: cleaned, blank lines left out, each behind `tag`, bounded. */
+export function logEntryLines(tag: string, text: string): string[] {
+  const all = plainText(text.slice(0, MAX_ENTRY_CHARS)).split('\n').map(l => l.trimEnd()).filter(l => l.trim());
+  const lines = all.slice(0, MAX_LOG_ENTRY_LINES).map(l => `${tag}${l}`);
+  if (all.length > MAX_LOG_ENTRY_LINES) lines.push(`${tag}… ${all.length - MAX_LOG_ENTRY_LINES} more lines left out`);
+  return lines;
 }

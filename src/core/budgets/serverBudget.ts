@@ -11,8 +11,8 @@ import { resolveLimits, type ServerLimits } from './limits';
 
 export class ServerBudget {
   readonly limits: ServerLimits;
-  /** For lines that come from the server (stderr, log notifications, stray stdout): cut and rate-limited. */
-  readonly serverLog: Logger;
+  /** For lines that come from the server or its apps (stderr, log notifications, stray stdout): cleaned, cut and rate-limited. */
+  readonly serverLog: LogGate;
   private readonly reporters: BurstReporter[];
   private readonly notifications: BurstReporter;
   private readonly requests: BurstReporter;

@@ -6,10 +6,11 @@ import { PROTOCOL_CHOICES, type ConfigProblem, type HttpDeclaration, type ParseR
 import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
 import { parseDev } from './devDecl';
+import { parseAuth } from './authDecl';
 import { AUTOSTART_CHOICES, isAutostart, type Autostart } from '../autostart/policy';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev']);
-const HTTP_FIELDS = new Set(['type', 'url', 'headers']);
+const HTTP_FIELDS = new Set(['type', 'url', 'headers', 'auth']);
 const COMMON_FIELDS = new Set(['disabled', 'timeout', 'startTimeout', 'protocol', 'description', 'gallery', 'version', 'roots', 'autostart']);
 
 export function parseServers(raw: unknown): ParseResult {
@@ -129,7 +130,10 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(k)) error(`headers: "${k}" is not a valid HTTP header name.`, `headers.${k}`);
     checkVars(`headers.${k}`, val);
   }
-  const decl: HttpDeclaration = { ...base, type, url: v.url, headers };
+  const auth = parseAuth(v.auth, error);
+  if (auth && Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) error('Declares both an Authorization header and "auth": keep one.', 'auth');
+  for (const [field, value] of [['auth.clientId', auth?.clientId], ['auth.scope', auth?.scope]] as const) if (value) checkVars(field, value);
+  const decl: HttpDeclaration = { ...base, type, url: v.url, headers, ...(auth ? { auth } : {}) };
   return decl;
 }
 

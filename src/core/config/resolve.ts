@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
+import type { AuthDeclaration } from './authDecl';
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
 import { envFileReadError, parseEnvFile } from './envFile';
@@ -33,6 +34,23 @@ export async function resolveDeclaration(decl: ServerDeclaration, ctx: VariableC
   return { launch, secrets: [...inputs.values()] };
 }
 
+/** The secrets of `auth` (inputs, bound to the server's origin like its headers); the rest is used as written. */
+async function resolveAuth(auth: AuthDeclaration, sub: (field: string, value: string) => Promise<string>): Promise<AuthDeclaration> {
+  const e = auth.enterprise;
+  return {
+    ...auth,
+    ...(auth.clientId !== undefined ? { clientId: await sub('auth.clientId', auth.clientId) } : {}),
+    ...(auth.clientSecret !== undefined ? { clientSecret: await sub('auth.clientSecret', auth.clientSecret) } : {}),
+    ...(auth.privateKey !== undefined ? { privateKey: await sub('auth.privateKey', auth.privateKey) } : {}),
+    ...(e ? {
+      enterprise: {
+        idp: { ...e.idp, ...(e.idp.clientSecret !== undefined ? { clientSecret: await sub('auth.enterprise.idp.clientSecret', e.idp.clientSecret) } : {}) },
+        idToken: typeof e.idToken === 'string' ? await sub('auth.enterprise.idToken', e.idToken) : e.idToken,
+      },
+    } : {}),
+  };
+}
+
 async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inputs: Map<string, string>): Promise<ResolvedLaunch> {
   // Each field is resolved knowing where its values will go: the URL's origin (known before the
   // headers are) or the command, so an input given for one target is not sent to another.
@@ -50,7 +68,7 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
     target = { kind: 'origin', value: url.origin };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(decl.headers)) headers[k] = await sub(`headers.${k}`, v);
-    return { type: decl.type, url, headers };
+    return { type: decl.type, url, headers, ...(decl.auth ? { auth: await resolveAuth(decl.auth, sub) } : {}) };
   }
 
   target = commandTarget(decl.command, decl.cwd);

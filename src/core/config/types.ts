@@ -1,5 +1,6 @@
 /** Server declarations in the shape of VS Code's `mcp.json`, plus our own `disabled` and `timeout`. */
 import type { Autostart } from '../autostart/policy';
+import type { AuthDeclaration } from './authDecl';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -61,6 +62,8 @@ export interface HttpDeclaration extends DeclarationBase {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** How tokens are obtained without a person, and DPoP (see `authDecl.ts`); absent: the usual sign-in. */
+  readonly auth?: AuthDeclaration;
 }
 
 export type ServerDeclaration = StdioDeclaration | HttpDeclaration;
@@ -125,4 +128,4 @@ export interface InputRequest {
 
 export type ResolvedLaunch =
   | { readonly type: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string | undefined }
-  | { readonly type: 'http' | 'sse'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };
+  | { readonly type: 'http' | 'sse'; readonly url: URL; readonly headers: Readonly<Record<string, string>>; readonly auth?: AuthDeclaration };

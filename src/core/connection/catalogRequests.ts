@@ -1,9 +1,14 @@
 /**
- * Requests of the catalogue loader: usable while the server is still starting (catalogues are
- * listed before `running`), answered from the response cache while fresh.
+ * A connection's catalogue and the requests of its loader: usable while the server is still starting
+ * (catalogues are listed before `running`), answered from the response cache while fresh.
  */
 import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
+import type { ServerLimits } from '../budgets';
+import { ServerCatalog } from '../catalog/serverCatalog';
+import type { Logger } from '../logger';
+import { plainText } from '../text/plainText';
+import { fetchCatalogPage } from './clientSetup';
 import { toServerError } from './errors';
 import { withAuthRetry, type ResultSchema } from './requestPath';
 import { throughCache, type CacheableMethod, type CacheContext, type ResponseCache } from './responseCache';
@@ -18,6 +23,12 @@ export interface CatalogRequestTarget {
   closedReason(): string | undefined;
   url(): string | undefined;
   notRunning(method: string): ServerError;
+}
+
+/** The catalogue of one connection, listed through `t`; a tool it cannot offer is left out with a warning. */
+export function connectionCatalog(t: CatalogRequestTarget, logger: Logger, debounceMs: number | undefined, limits: ServerLimits): ServerCatalog {
+  return new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc: ResultSchema) => listPage(t, m, p, sc), k, c,
+    (tool, why) => logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), logger, debounceMs, limits);
 }
 
 /** One page of a catalogue, from the response cache while fresh (keyed by its cursor). */

@@ -8,11 +8,12 @@ import {
   type ClientCapabilities, type CreateMessageRequestParams, type ElicitRequestFormParams, type ElicitRequestParams, type ElicitRequestURLParams,
   type Implementation, type ServerCapabilities, type Tool, type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
-import { logMcpMessage, redact, type Logger, type McpLogLevel } from '../logger';
+import { redact, type Logger, type McpLogLevel } from '../logger';
+import { plainText } from '../text/plainText';
 import { UserRejectedError, type HostPorts, type ServerRef } from '../ports';
 import type { CatalogItems, CatalogKind, Page, ServerCatalog } from '../catalog/serverCatalog';
 import { findAuthError, SignInRequiredError } from '../auth';
-import { BudgetExceededError } from '../budgets';
+import { BudgetExceededError, type LogGate } from '../budgets';
 import type { ResultSchema } from './requestPath';
 import { errorText } from './errors';
 import type { ServerRoots } from './serverRoots';
@@ -27,8 +28,8 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-host', title: 'MCP Host
 export interface ClientHooks {
   readonly ports: HostPorts;
   readonly logger: Logger;
-  /** Where what the server itself logs (notifications/message) goes: cut and rate-limited (core/budgets). */
-  readonly serverLog: Logger;
+  /** Where what the server itself logs (notifications/message) goes: cleaned, cut and rate-limited (core/budgets). */
+  readonly serverLog: LogGate;
   readonly catalog: ServerCatalog;
   /** Change notifications make its entries stale (spec: a notification "invalidates the cached response"). */
   readonly cache: ResponseCache;
@@ -93,9 +94,18 @@ export function createHostClient(hooks: ClientHooks): Client {
   client.setNotificationHandler('notifications/elicitation/complete', n => hooks.onElicitationComplete(n.params.elicitationId));
   client.setNotificationHandler('notifications/message', n => {
     const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-    logMcpMessage(hooks.serverLog, n.params.level as McpLogLevel, `${n.params.logger ? `[${n.params.logger}] ` : ''}${redact(data, hooks.secrets())}`);
+    hooks.serverLog.entry(n.params.level as McpLogLevel, serverLogTag(n.params.logger), redact(data ?? '', hooks.secrets()));
   });
   return client;
+}
+
+/**
+ * What starts each line of a server's own log entry: the logger it names, else `[server]`. Every line
+ * of an entry starts with `[`, which the host's own lines never do, so none reads as the host's.
+ */
+export function serverLogTag(logger: unknown): string {
+  const name = typeof logger === 'string' ? plainText(logger, { singleLine: true, maxLength: 60 }) : '';
+  return `[${name || 'server'}] `;
 }
 
 type InputHooks = Pick<ClientHooks, 'ports' | 'roots' | 'ref'>;

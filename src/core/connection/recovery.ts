@@ -10,6 +10,8 @@ import { describeNetworkError, errorText } from './errors';
 import type { RestartPolicy } from './restartPolicy';
 
 const PROBE_TIMEOUT_MS = 5000;
+/** What the Streamable HTTP transport reports when a response or listening stream breaks. */
+const STREAM_BROKE = /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/;
 
 export interface RecoveryTarget {
   readonly logger: Logger;
@@ -36,6 +38,9 @@ export class Recovery {
   restarting = false;
 
   constructor(private readonly target: RecoveryTarget) {}
+
+  /** Between a crash and the end of the automatic restart that follows it: which of the two. */
+  get phase(): 'restarting' | 'reconnecting' | undefined { return this.restarting ? this.target.verb() : undefined; }
 
   /** Unexpected exit: restart with backoff until the budget is spent, then stay in `error`. */
   crashed(reason: string): void {
@@ -66,6 +71,11 @@ export class Recovery {
     this.crashed(`the connection to the server was lost (${describeNetworkError(err, this.target.url()) ?? errorText(err)})`);
     client.onclose = undefined;
     void client.close().catch(() => {});
+  }
+
+  /** The transport of `client` reported `err`: on HTTP, a network error or a broken stream is worth a probe. */
+  transportError(client: Client, err: Error): void {
+    if (describeNetworkError(err) || STREAM_BROKE.test(errorText(err))) this.probe(client, err);
   }
 
   /** A stream broke: a server that no longer answers a ping is gone. One probe at a time. */

@@ -10,33 +10,31 @@ import type { ServerDeclaration } from '../config/types';
 import { Emitter, type Event } from '../events';
 import { nullLogger, redact, toMcpLevel, type Logger } from '../logger';
 import type { HostPorts } from '../ports';
-import { ServerCatalog } from '../catalog/serverCatalog';
-import { plainText } from '../text/plainText';
-import { ServerBudget, type ServerLimits } from '../budgets';
-import { describeExit, describeNetworkError, errorText } from './errors';
+import type { ServerCatalog } from '../catalog/serverCatalog';
+import { ServerBudget, type LogGate, type ServerLimits } from '../budgets';
+import { describeExit, errorText } from './errors';
 import { defaultRestartOptions, RestartPolicy, type RestartOptions } from './restartPolicy';
 import { StdioTransport } from './stdioTransport';
 import { describePlant, rootPaths } from '../sandbox';
-import type { RequestTarget, ResultSchema } from './requestPath';
-import { listPage } from './catalogRequests';
-import { answerTaskInput, createHostClient, fetchCatalogPage, loadCatalogs } from './clientSetup';
+import type { RequestTarget } from './requestPath';
+import { connectionCatalog } from './catalogRequests';
+import { answerTaskInput, loadCatalogs } from './clientSetup';
 import type { TaskFollower } from './extensionTasks';
-import { versionNegotiation, type ProbeVerdict } from './era';
 import { ServerRoots } from './serverRoots';
 import { ResponseCache } from './responseCache';
-import { AuthorizationError, InsufficientScopeError, SignInRequiredError, type AuthStatus } from '../auth';
+import { SignInRequiredError, type AuthStatus } from '../auth';
 import { safeLogger } from './safeLogger';
-import { closeRunning, reportRefusal } from './closeRunning';
+import { closeRunning } from './closeRunning';
 import { Recovery } from './recovery';
 import { ServerOAuth } from './oauthSessions';
 import { ToolCalls } from './toolCalls';
 import { ConnectionRequests } from './connectionRequests';
 import { OwnStops } from './ownStops';
 import { StartAttempt } from './start/attempt';
-import type { StartContext, StartOutcome } from './start/context';
+import type { AuthFailure, StartContext, StartOutcome } from './start/context';
 import { runStart } from './start/runStart';
-import { inheritedEnvironment } from '../config/inheritedEnv';
-import type { ResolvedLaunch } from '../config/types';
+import { launchValues } from './start/prepareLaunch';
+import { startContext, type ConnectionParts, type ProbeMemory } from './startContext';
 
 export type { ServerState, StateChange } from './connectionState';
 
@@ -58,9 +56,6 @@ export interface ConnectionOptions {
 
 export type { CallOptions, ToolCallOptions } from './requestPath';
 
-/** What the Streamable HTTP transport reports when a response or listening stream breaks. */
-const STREAM_BROKE = /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/;
-
 export class ServerConnection extends ConnectionRequests {
   /** The start in progress, or the one that made the running client; replaced by every start, cancelled by stop. */
   private attempt?: StartAttempt;
@@ -70,20 +65,22 @@ export class ServerConnection extends ConnectionRequests {
   private signInPending = false;
   private readonly roots: ServerRoots;
   private closedReason?: string;
-  /** Methods whose refusal the embedder was told about (once per method). */
-  private readonly refusalsReported = new Set<string>();
   private readonly restartPolicy: RestartPolicy;
   private readonly recovery_: Recovery;
   private readonly oauth: ServerOAuth;
   protected readonly tools: ToolCalls;
   /** This stdio server failed the `server/discover` probe: its later starts skip it. */
-  private probeVerdict: ProbeVerdict = 'probe';
+  private readonly probe: ProbeMemory = { verdict: 'probe' };
+  /** What every start borrows from this connection (startContext.ts). */
+  private readonly parts: ConnectionParts;
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
   private _sandboxRoots?: readonly string[];
 
   readonly logger: Logger;
   readonly catalog: ServerCatalog;
   private readonly budget: ServerBudget;
+  /** The log of what the server and its apps write: one budget for both (an app's lines are its server's). */
+  get serverLog(): LogGate { return this.budget.serverLog; }
   /** Results with caching hints (2026-07-28); kept across automatic reconnects, emptied by a start or stop of the user's. */
   protected readonly cache: ResponseCache;
 
@@ -140,12 +137,10 @@ export class ServerConnection extends ConnectionRequests {
       // A running server whose tokens are gone for good (refresh refused, sign-in declined) stops asking.
       if (this._state === 'running') this.stopOnOwn(() => this.failAuth(new SignInRequiredError()));
     });
-    const pages = {
+    this.catalog = this._register(connectionCatalog({
       name, cache: this.cache, client: () => this.client, secrets: () => this.secrets, timeoutMs: () => this.requestTimeoutMs(),
-      closedReason: () => this.closedReason, url: () => this.url, notRunning: (m: string) => this.notRunning(m),
-    };
-    this.catalog = this._register(new ServerCatalog((k, c) => fetchCatalogPage((m, p, sc: ResultSchema) => listPage(pages, m, p, sc), k, c,
-      (tool, why) => this.logger.warn(plainText(`Tool "${tool}" left out: ${why}`, { singleLine: true, maxLength: 300 }))), this.logger, options.listChangedDebounceMs, this.budget.limits));
+      closedReason: () => this.closedReason, url: () => this.url, notRunning: m => this.notRunning(m),
+    }, this.logger, options.listChangedDebounceMs, this.budget.limits));
     // A catalogue past its budget: stop the server for good (a restart would list it again).
     this._register(this.catalog.onDidExceedBudget(e => { if (this._state === 'running' || this._state === 'starting') this.stopOnOwn(() => this.fail(e.message)); }));
     this._register(this.catalog.onDidChange(kind => { if (kind === 'tools') this.tools.listed(this.catalog.get('tools')); }));
@@ -153,13 +148,20 @@ export class ServerConnection extends ConnectionRequests {
     const roots = options.ports.roots;
     if (roots) this._register(roots.onDidChangeRoots(() => { if (this._state === 'running') void this.rootsChanged(); }));
     if (this.logger.onDidChangeLogLevel) this._register(this.logger.onDidChangeLogLevel(() => this.syncLogLevel()));
+    this.parts = {
+      name, declaration: () => this._declaration, ports: options.ports, logger: this.logger, budget: this.budget, cache: this.cache,
+      catalog: this.catalog, roots: this.roots, probe: this.probe, refusalsReported: new Set(), defaultStartTimeoutMs: options.startTimeoutMs,
+      ref: () => this.ref, secrets: () => this.secrets, rootUris: () => this.rootUris(),
+      oauthSessionFor: (url, headers, auth) => this.oauth.sessionFor(url, headers, auth),
+      onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
+      onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
+      onPlant: p => { void this.end(() => this.fail(describePlant(p))); },
+    };
   }
 
   get declaration(): ServerDeclaration { return this._declaration; }
   /** In `starting` after a crash: `restarting` (a process) or `reconnecting` (an HTTP server that went away). */
-  get recovery(): 'restarting' | 'reconnecting' | undefined {
-    return !this.recovery_.restarting ? undefined : this.transportKind === 'http' || this.transportKind === 'sse' ? 'reconnecting' : 'restarting';
-  }
+  get recovery(): 'restarting' | 'reconnecting' | undefined { return this.recovery_.phase; }
   private get url(): string | undefined { return (this._declaration as { url?: string }).url; }
   /** Started under the OS sandbox (see `core/sandbox`). */
   get sandboxed(): boolean { return this._sandboxRoots !== undefined && this._state !== 'stopped'; }
@@ -183,7 +185,7 @@ export class ServerConnection extends ConnectionRequests {
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void {
     if (JSON.stringify(d) !== JSON.stringify(this._declaration)) this.cache.clear();
-    this._declaration = d; this.probeVerdict = 'probe';
+    this._declaration = d; this.probe.verdict = 'probe';
   }
 
   /**
@@ -223,11 +225,7 @@ export class ServerConnection extends ConnectionRequests {
 
   /** Deletes this server's OAuth tokens; a running server restarts (and then needs a sign-in). False if there is nothing to sign out of. */
   async signOut(): Promise<boolean> {
-    const url = this.url;
-    // Never connected yet: a literal URL is enough to find the tokens (resolving could prompt for inputs).
-    const session = this.oauth.session ?? (url && !url.includes('${') ? this.oauth.sessionFor(new URL(url), {}) : undefined);
-    if (!session) return false;
-    await session.signOut();
+    if (!await this.oauth.signOut(this.url)) return false;
     if (this._state === 'running' || this._state === 'starting') await this.restart();
     return true;
   }
@@ -255,7 +253,7 @@ export class ServerConnection extends ConnectionRequests {
       onClosed: inner => this.onClosed(attempt, inner),
       onError: (client, e) => {
         this.logger.debug(`Transport error: ${redact(errorText(e), this.secrets)}`);
-        if (this.transportKind !== 'stdio' && (describeNetworkError(e) || STREAM_BROKE.test(errorText(e)))) this.recovery_.probe(client, e);
+        this.recovery_.transportError(client, e);
       },
     });
     if (this.attempt === attempt) await this.settle(attempt, outcome);
@@ -300,35 +298,7 @@ export class ServerConnection extends ConnectionRequests {
   }
 
   private startContext(): StartContext {
-    // The context reads and writes the connection's live fields.
-    const self = this;
-    return {
-      name: this.name, declaration: this._declaration, ports: this.options.ports, logger: this.logger, budget: this.budget, cache: this.cache,
-      restarting: this.recovery_.restarting, signInPending: this.signInPending,
-      get probeVerdict() { return self.probeVerdict; },
-      set probeVerdict(v: ProbeVerdict) { self.probeVerdict = v; },
-      secrets: () => this.secrets,
-      rootUris: () => this.rootUris(),
-      startTimeoutMs: () => this._declaration.startTimeoutMs ?? this._declaration.timeoutMs ?? this.options.startTimeoutMs ?? 60_000,
-      createClient: (transport, kind) => createHostClient({
-        versionNegotiation: versionNegotiation(this.probeVerdict === 'probe' ? this._declaration.protocol : '2025-11-25', kind, this.startContext().startTimeoutMs()),
-        reached: id => transport.reached(id),
-        roots: this.roots,
-        ports: this.options.ports, logger: this.logger, serverLog: this.budget.serverLog, catalog: this.catalog, cache: this.cache,
-        ref: () => this.ref, secrets: () => this.secrets,
-        onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
-        onElicitationComplete: id => this._onDidCompleteElicitation.fire(id),
-      }),
-      oauthSessionFor: (url, headers) => this.oauth.sessionFor(url, headers),
-      takeEarlyProcess: launch => {
-        // The process the embedder started for this very launch before the host loaded, if any (once per server).
-        const started = this.options.ports.earlyProcesses?.take(this.name, launch);
-        if (started) this.logger.info(`Took over the process started while MCP Host was loading (pid ${started.child.pid})`);
-        return started;
-      },
-      onPlant: p => { void this.end(() => this.fail(describePlant(p))); },
-      onRefusedRequest: (method, reason) => reportRefusal({ logger: this.logger, reported: this.refusalsReported, ports: this.options.ports, ref: this.ref, secrets: this.secrets }, method, reason),
-    };
+    return startContext(this.parts, { restarting: this.recovery_.restarting, signInPending: this.signInPending });
   }
 
   private syncLogLevel(): void {
@@ -382,11 +352,9 @@ export class ServerConnection extends ConnectionRequests {
     this.ownStops.track(this.end(then).catch((e: unknown) => this.logger.error(`Stopping failed: ${errorText(e)}`)), this.attempt);
   }
 
-  private failAuth(err: SignInRequiredError | AuthorizationError | InsufficientScopeError): void {
+  private failAuth(err: AuthFailure): void {
     this._needsSignIn = true;
-    this.oauth.session?.markNeedsSignIn();
-    const message = err instanceof SignInRequiredError && err.message === new SignInRequiredError().message ? 'needs sign-in'
-      : err instanceof SignInRequiredError ? `needs sign-in (${err.message})` : `needs sign-in: ${err.message}`;
+    const message = this.oauth.signInNeeded(err);
     this.logger.warn(redact(`${message}; use Sign In to authorize`, this.secrets));
     this.setState('error', redact(message, this.secrets));
   }
@@ -408,12 +376,4 @@ export class ServerConnection extends ConnectionRequests {
   async shutdown(): Promise<void> {
     try { await this.stop(); } finally { super.dispose(); }
   }
-}
-
-/** What {@link ServerConnection.launchValues} holds for `launch`. */
-function launchValues(launch: ResolvedLaunch): string[] {
-  // `Authorization: Bearer <token>`: the token alone is the secret a server could repeat.
-  if (launch.type !== 'stdio') return Object.values(launch.headers).flatMap(v => [v, ...v.split(/\s+/).slice(1)]);
-  const inherited = inheritedEnvironment();
-  return Object.entries(launch.env).filter(([k, v]) => inherited[k] !== v).map(([, v]) => v);
 }

@@ -13,6 +13,7 @@ import { plainText } from '../text/plainText';
 import { MAX_INSTRUCTIONS_PER_SERVER } from '../tools/serverInstructions';
 import { budgetResult, estimateTextTokens, RESULT_SCHEME, resultTokenBudget, type ResultStore } from '../tools/resultBudget';
 import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
+import { findTools, GATEWAY_CALL_TOOL, GATEWAY_FIND_TOOLS, gatewayTools, isGatewayTool, listPrompts, listTools } from './listBounds';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
@@ -75,27 +76,42 @@ export function createProxyServer(ctx: ProxyContext): Server {
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    const tools = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [];
-    return { tools: ctx.present && tools.length ? await ctx.present(tools) : tools };
+    const offered = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [];
+    // Bounded (listBounds.ts): a server of thousands of tools must not grow the client by gigabytes.
+    const { listed, left } = listTools(offered);
+    const shown = ctx.present && listed.length ? await ctx.present(listed) : listed;
+    return { tools: left ? [...shown, ...gatewayTools(name, offered.length, left)] : shown };
   });
   server.setRequestHandler('tools/call', async (req, rc) => {
-    const tool = req.params.name;
-    const args = req.params.arguments ?? {};
     const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
     let c: ServerConnection;
     try { c = await require('tools/call', rc.mcpReq.signal); } catch (e) { return fail(message(e)); }
-    const definition = c.tool(tool);
-    const refused = toolRefusal(ctx.policy(), name, tool, definition);
-    if (refused) return fail(refused);
-    if (!await ctx.consent({ client: ctx.client, server: name, tool, arguments: args, ...(definition?.annotations ? { annotations: definition.annotations } : {}) })) {
-      return fail(`The user did not allow ${ctx.client.label} to run the tool "${tool}" of MCP server "${name}".`);
+    const args = req.params.arguments ?? {};
+    const catalogue = c.catalog.get('tools') as Tool[];
+    const offered = offeredTools(ctx.policy(), name, catalogue);
+    /** Runs `tool`; `relayed`: asked for through call_tool, so the client confirmed nothing that names it. */
+    const run = async (conn: ServerConnection, tool: string, toolArgs: Record<string, unknown>, relayed: boolean): Promise<CallToolResult> => {
+      const definition = conn.tool(tool);
+      const refused = toolRefusal(ctx.policy(), name, tool, definition);
+      if (refused) return fail(refused);
+      if (!await ctx.consent({ client: ctx.client, server: name, tool, arguments: toolArgs, ...(definition?.annotations ? { annotations: definition.annotations } : {}), ...(relayed ? { relayed } : {}) })) {
+        return fail(`The user did not allow ${ctx.client.label} to run the tool "${tool}" of MCP server "${name}".`);
+      }
+      ctx.onCall(name, tool);
+      let result: CallToolResult;
+      try {
+        result = await conn.callTool(tool, toolArgs, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
+      } catch (e) { return fail(message(e)); }
+      return server.projectCallToolResult(withinBudget(ctx, tool, result), definition?.outputSchema as Record<string, unknown> | undefined);
+    };
+    if (!isGatewayTool(req.params.name, offered)) return run(c, req.params.name, args, false);
+    if (req.params.name === GATEWAY_FIND_TOOLS) return { content: [{ type: 'text', text: findTools(name, catalogue, offered, typeof args.query === 'string' ? args.query : '') }] };
+    const inner = args.name;
+    const innerArgs = args.arguments;
+    if (typeof inner !== 'string' || (innerArgs !== undefined && (typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)))) {
+      return fail(`${GATEWAY_CALL_TOOL} takes { "name": a tool's name, "arguments": an object }.`);
     }
-    ctx.onCall(name, tool);
-    let result: CallToolResult;
-    try {
-      result = await c.callTool(tool, args, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
-    } catch (e) { return fail(message(e)); }
-    return server.projectCallToolResult(withinBudget(ctx, tool, result), definition?.outputSchema as Record<string, unknown> | undefined);
+    return run(c, inner, (innerArgs ?? {}) as Record<string, unknown>, true);
   });
   server.setRequestHandler('resources/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
@@ -129,7 +145,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
   });
   server.setRequestHandler('prompts/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { prompts: c ? [...c.catalog.get('prompts')] as never[] : [] };
+    return { prompts: c ? listPrompts(c.catalog.get('prompts')) as never[] : [] };
   });
   server.setRequestHandler('prompts/get', async (req, rc) => {
     const c = await require('prompts/get', rc.mcpReq.signal);

@@ -19,6 +19,8 @@ export interface GatewayCall {
   readonly tool: string;
   readonly arguments: unknown;
   readonly annotations?: unknown;
+  /** Asked for through the gateway's `call_tool` (listBounds.ts): the client's own confirmation named only `call_tool`. */
+  readonly relayed?: boolean;
 }
 
 /** The user's choices that decide what models get, the same that @mcp and the wrappers apply. */

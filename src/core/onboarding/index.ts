@@ -7,3 +7,4 @@ export * from './jsonc';
 export * from './secrets';
 export * from './sources';
 export * from './l10nKeys';
+export * from './editServer';

@@ -14,7 +14,8 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, 
 import * as path from 'node:path';
 import { Emitter, type Event } from '../events';
 import { isInside } from '../fsPaths';
-import { completesGitDir, exists, isGitDir, isPlantableName, MAX_SCANNED_FOLDERS } from './plantable';
+import { completesGitDir, exists, isGitDir, MAX_SCANNED_FOLDERS } from './plantable';
+import { plantableKind } from './plantableNames';
 
 export interface PlantGuardOptions {
   /** The server's writable folders. */
@@ -38,6 +39,8 @@ export interface Plant {
   /** Undefined when it could not be moved (it was then removed, or the message says why not). */
   readonly movedTo?: string;
   readonly problem?: string;
+  /** Why its name makes another program run code (plantableNames.ts). */
+  readonly why?: string;
 }
 
 /**
@@ -158,14 +161,13 @@ export class PlantGuard {
     const root = this.options.roots.find(r => isInside(full, r));
     if (!root || this.isHeld(full)) return;
     const parts = path.relative(root, full).split(path.sep);
-    let inNodeModules = false;
     for (let i = 0; i < parts.length; i++) {
-      if (isPlantableName(parts[i], inNodeModules)) {
+      const kind = plantableKind(parts[i]);
+      if (kind) {
         const planted = path.join(root, ...parts.slice(0, i + 1));
-        if (!this.isHeld(planted) && !this.onlyPlaceholders(planted)) this.quarantine(planted, root);
+        if (!this.isHeld(planted) && !this.onlyPlaceholders(planted)) this.quarantine(planted, root, kind.why);
         return;
       }
-      inNodeModules ||= parts[i] === 'node_modules';
     }
     if (this.linksIntoUnwatched(full)) { this.quarantine(full, root); return; }
     // The files of a repository without a `.git` (bare, or the git dir a `.git` file elsewhere names).
@@ -215,13 +217,13 @@ export class PlantGuard {
     });
   }
 
-  private quarantine(planted: string, root: string): void {
+  private quarantine(planted: string, root: string, why?: string): void {
     if (!exists(planted)) return;
     // First the processes: nothing more gets written while the plant is moved.
     this.kill?.();
     // Then the way to it: a folder on it swapped for a link would make the move take a file outside the roots.
     if (!reachedWithoutLinks(root, planted)) {
-      const plant = { path: planted, problem: 'was reached through a link a folder of the root had been replaced with; nothing was moved' };
+      const plant = { path: planted, why, problem: 'was reached through a link a folder of the root had been replaced with; nothing was moved' };
       this.plants.push(plant);
       this._onPlant.fire(plant);
       return;
@@ -229,7 +231,7 @@ export class PlantGuard {
     const rel = path.relative(root, planted);
     let dest = path.join(this.options.quarantineDir, `${path.basename(root)}-${this.options.roots.indexOf(root)}`, rel);
     for (let n = 2; exists(dest); n++) dest = path.join(this.options.quarantineDir, `${path.basename(root)}-${this.options.roots.indexOf(root)}-${n}`, rel);
-    const plant = { path: planted, ...move(planted, dest) };
+    const plant = { path: planted, why, ...move(planted, dest) };
     this.plants.push(plant);
     for (const [d, w] of this.watchers) if (isInside(d, planted)) { w.close(); this.watchers.delete(d); }
     this._onPlant.fire(plant);
@@ -253,7 +255,7 @@ export class PlantGuard {
 export function describePlant(p: Plant): string {
   if (p.unwatchable) return `Stopped: MCP Host could not watch ${p.path} for files that would make Git or the editor run code outside the sandbox (${p.unwatchable}). On Linux raise fs.inotify.max_user_watches, or give the server a smaller root.`;
   return `Stopped: while this sandboxed server ran, ${p.path} appeared, which would make Git or the editor run code outside the sandbox. ` +
-    (p.movedTo ? `It was moved to ${p.movedTo}; if you made it yourself, move it back.` : `It ${p.problem}.`);
+    (p.movedTo ? `It was moved to ${p.movedTo}; if you made it yourself, move it back.` : `It ${p.problem}.`) + (p.why ? ` Why: ${p.why}.` : '');
 }
 
 /** Moves `from` to `to` (copying across file systems); if it cannot be moved, it is removed. */

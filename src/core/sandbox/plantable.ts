@@ -1,31 +1,17 @@
 /**
- * Files that make another program run code later, outside the sandbox, when it finds them in a
- * folder: Git on `git status`, the editor when the folder opens, the shell or a version manager on
- * `cd`, a package manager on any command. A sandboxed server may not write them in any folder it
- * may write (srt protects a few of them only in its working folder). Project sources, `Makefile`,
- * `package.json` scripts are not here: they run when the user builds the project, which is what a
- * server edits them for. The list and why each name is on it is in SECURITY.md (section 9).
+ * Where the files that make another program run code later, outside the sandbox, lie in a folder a
+ * sandboxed server may write (the names and why: plantableNames.ts; SECURITY.md section 9), and
+ * what a repository's own config makes Git run from its work tree. srt protects a few of them only
+ * in its working folder.
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
+import { PLACEHOLDER_NAMES, PLANTABLE_KINDS, plantableKind } from './plantableNames';
 
-/** Names denied in every writable folder, whether or not they exist when the server starts. */
-export const PLANTABLE_NAMES: readonly string[] = [
-  // Git: all of `.git` (config, hooks, info, commondir, modules/*/config each run or point at code), submodules.
-  '.git', '.gitmodules',
-  // Editors and agents that run what a folder declares: tasks, launch configs, MCP servers, hooks.
-  '.vscode', '.idea', '.devcontainer', '.cursor', '.claude', '.mcp.json',
-  // Run on `cd` or when a tool starts in the folder.
-  '.envrc', '.mise.toml', 'mise.toml', '.tool-versions', '.python-version', '.node-version', '.nvmrc', '.ruby-version',
-  // Package managers' per-folder configuration (script-shell, node-options, yarnPath, pnpm hooks).
-  '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs',
-  // Commit hooks frameworks (their hook folders run on the user's next commit).
-  '.husky', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml',
-  // Shell start-up and tool configuration (a root may be used as someone's home).
-  '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.ripgreprc',
-];
+/** The names held by srt's placeholders when absent, in every writable folder and nested repository. */
+export const PLANTABLE_NAMES: readonly string[] = PLACEHOLDER_NAMES;
 
 /** Git's own names that a planted repository needs (is_git_directory: HEAD, with refs and objects or a commondir). */
 const GIT_DIR_SHAPE = ['HEAD', 'refs', 'objects', 'commondir'];
@@ -43,18 +29,15 @@ export function completesGitDir(name: string): boolean {
   return GIT_DIR_SHAPE.includes(name);
 }
 
-/** Whether `name` is plantable where it lies: in `node_modules` only Git's names count (packages ship the rest). */
-export function isPlantableName(name: string, inNodeModules: boolean): boolean {
-  const lower = name.toLowerCase();
-  return inNodeModules ? lower === '.git' : PLANTABLE_NAMES_LOWER.has(lower);
+/** Whether `name` makes another program run code wherever it lies (plantableNames.ts). */
+export function isPlantableName(name: string): boolean {
+  return plantableKind(name) !== undefined;
 }
 
-const PLANTABLE_NAMES_LOWER = new Set(PLANTABLE_NAMES.map(n => n.toLowerCase()));
-
 /**
- * The paths to deny writing for one writable folder: each plantable name directly inside it (an
+ * The paths to deny writing for one writable folder: each placeholder name directly inside it (an
  * absent one is held by an empty read-only placeholder while the server runs, so it cannot be
- * created), every plantable file and folder that already exists below it at any depth, each
+ * created; an absent name of the other kinds is the guard's), every plantable file and folder that already exists below it at any depth, each
  * plantable name in a nested repository found there, and every folder Git takes for a repository
  * by itself (a bare one). On macOS, patterns also cover folders made later; on Linux, what appears
  * while the server runs is the plant guard's (plantGuard.ts, SECURITY.md §9).
@@ -65,33 +48,33 @@ export function plantableIn(folder: string, platform: NodeJS.Platform): string[]
   const held = (n: string) => n === '.git' && !exists(path.join(folder, n)) ? path.join(folder, n, 'HEAD') : path.join(folder, n);
   const out = PLANTABLE_NAMES.map(held);
   let folders = 0;
-  const walk = (dir: string, inNodeModules: boolean) => {
+  const walk = (dir: string) => {
     if (++folders > MAX_SCANNED_FOLDERS) throw new Error(`${folder} holds more than ${MAX_SCANNED_FOLDERS} folders: too many to guard against files that make Git or the editor run code. Give the server a smaller folder as its root.`);
     let entries;
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
     if (dir !== folder && isGitDir(dir)) { out.push(dir, ...configuredPaths(dir, dir).filter(p => isInside(p, folder))); return; }
     for (const e of entries) {
       const full = path.join(dir, e.name);
-      if (isPlantableName(e.name, inNodeModules)) {
+      if (isPlantableName(e.name)) {
         out.push(full);
         // A nested repository is a folder Git and the editor open by themselves: guarded like a root.
-        if (e.name.toLowerCase() === '.git' && !inNodeModules) {
+        if (e.name.toLowerCase() === '.git') {
           out.push(...PLANTABLE_NAMES.map(n => path.join(dir, n)));
           out.push(...configuredPaths(dir).filter(p => isInside(p, folder)));
         }
         continue;
       }
       // A link is not followed (a Dirent of a link is no directory): what it leads to is judged where it lies.
-      if (e.isDirectory()) walk(full, inNodeModules || e.name === 'node_modules');
+      if (e.isDirectory()) walk(full);
     }
   };
-  walk(folder, false);
+  walk(folder);
   // The repository the folder lies in, when its .git is above: its config may point into the folder.
   for (let d = path.dirname(folder); path.dirname(d) !== d; d = path.dirname(d)) {
     if (exists(path.join(d, '.git'))) { out.push(...configuredPaths(d).filter(p => isInside(p, folder))); break; }
   }
-  // sandbox-exec matches patterns, so new folders are covered too; srt drops write patterns on Linux.
-  if (platform === 'darwin') for (const n of PLANTABLE_NAMES) out.push(path.join(folder, '**', n), path.join(folder, '**', n, '**'));
+  // sandbox-exec matches patterns, so new folders and absent names are covered too; srt drops write patterns on Linux.
+  if (platform === 'darwin') for (const n of PLANTABLE_KINDS.flatMap(k => k.names)) out.push(path.join(folder, n), path.join(folder, '**', n), path.join(folder, '**', n, '**'));
   return [...new Set(out)];
 }
 

@@ -14,28 +14,20 @@ export const OPEN_APP_COMMAND = 'mcpHost.openApp';
 export class AppsFeature implements vscode.Disposable {
   private readonly panels = new Map<string, AppPanel>();
   private readonly lastRuns = new Map<string, ToolRun>();
-  /** One gated log per server for all its apps (a reopened panel keeps the budget it spent). */
-  private readonly appLogs = new Map<string, AppLog>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly deps: AppPanelDeps;
 
   constructor(host: McpHost, invoker: ToolInvoker, log: (server: string) => vscode.LogOutputChannel, version: string) {
-    this.deps = { host, invoker, log, version, appLog: server => this.appLogOf(server) };
+    // An app's lines go into its server's own log gate: one budget for the server and its apps.
+    this.deps = { host, invoker, log, version, appLog: server => new AppLog(() => host.get(server)?.serverLog) };
     this.subscriptions.push(
       invoker.onDidRunTool(run => void this.open(run)),
       vscode.commands.registerCommand(OPEN_APP_COMMAND, (server?: unknown) => this.reopen(typeof server === 'string' ? server : undefined)),
     );
     const removed = host.onDidChangeServers(() => {
       for (const [server, panel] of this.panels) if (!host.get(server)) panel.dispose();
-      for (const [server, appLog] of this.appLogs) if (!host.get(server)) { appLog.dispose(); this.appLogs.delete(server); }
     });
     this.subscriptions.push({ dispose: () => removed.dispose() });
-  }
-
-  private appLogOf(server: string): AppLog {
-    let appLog = this.appLogs.get(server);
-    if (!appLog) this.appLogs.set(server, appLog = new AppLog(this.deps.log(server)));
-    return appLog;
   }
 
   /** The panel of `server`'s app, if it is open (tests read its document and policy). */
@@ -84,8 +76,6 @@ export class AppsFeature implements vscode.Disposable {
   dispose(): void {
     for (const p of [...this.panels.values()]) p.dispose();
     this.panels.clear();
-    for (const l of this.appLogs.values()) l.dispose();
-    this.appLogs.clear();
     for (const d of this.subscriptions.splice(0)) d.dispose();
   }
 }

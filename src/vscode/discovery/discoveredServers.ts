@@ -45,6 +45,9 @@ export class DiscoveredServers implements DiscoveryFeed, vscode.Disposable {
   /** The declaration of a discovered server by host name, from the last read (approvals bind to its program). */
   declarationOf(key: string): Record<string, unknown> | undefined { return this.last.servers.find(s => s.key === key)?.declaration; }
 
+  /** The file a discovered server comes from (Edit Server opens it instead of editing it). */
+  fileOf(key: string): string | undefined { return this.last.servers.find(s => s.key === key)?.file; }
+
   /** Reads the enabled sources' files again and watches them; `notify` fires onDidChange once read. */
   private rebuild(notify: boolean): void {
     this.watcher?.dispose();

@@ -44,12 +44,14 @@ export class NativeConsent {
   /**
    * Whether a call of this window's chat may run. VS Code asked for every tool it was shown without
    * `readOnlyHint`; a tool it was shown with it runs if MCP Host still lets it run unasked, else MCP
-   * Host asks now. A tool no list of ours named (nothing VS Code could have from us) is asked too.
+   * Host asks now. A tool no list of ours named (nothing VS Code could have from us) is asked too, and
+   * so is a tool run through the gateway's `call_tool`.
    */
   async approveWindowCall(call: GatewayCall, tool: Tool | undefined): Promise<boolean> {
     if (!tool) return false;
     if (await this.consent.runsUnasked(call.server, tool)) return true;
-    if (this.presented[key(call.server, tool.name)] === false) return true;
+    // VS Code confirmed a tool it was shown without readOnlyHint; through call_tool it confirmed nothing of this tool.
+    if (!call.relayed && this.presented[key(call.server, tool.name)] === false) return true;
     return await this.consent.toolCall(call.server, tool, call.arguments) !== undefined;
   }
 }

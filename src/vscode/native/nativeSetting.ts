@@ -4,9 +4,9 @@ import { readSetting } from '../settingsReader';
 export const NATIVE_SETTING = 'chat.nativeServers';
 
 /**
- * Off unless the user turned it on: with a server of thousands of tools, VS Code's own MCP registry grew the
- * workbench past 4 GB in the integration run (the chat history test's 5,000 tools), so the native route is
- * opt-in until its catalogues are bounded (issue 31).
+ * On by default (package.json): what VS Code is listed of each server is bounded by the gateway
+ * (core/gateway/listBounds.ts), so a server of thousands of tools no longer grows the workbench.
+ * Anything but `true` (a workspace's `false`, a value of the wrong type) is off.
  */
 export function nativeServersEnabled(): boolean {
   return readSetting<unknown>(NATIVE_SETTING) === true;

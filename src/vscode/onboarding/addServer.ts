@@ -99,19 +99,7 @@ export async function addServer(ctx: OnboardingContext): Promise<AddServerResult
       title, step: 2, totalSteps: total(), value: state.url,
       prompt: vscode.l10n.t('URL of the server\'s MCP endpoint, e.g. https://example.com/mcp'),
       placeholder: 'https://example.com/mcp',
-      validate: v => {
-        if (!v.trim()) return vscode.l10n.t('Enter the server\'s URL.');
-        try {
-          const u = new URL(v.trim());
-          if (u.protocol !== 'http:' && u.protocol !== 'https:') return vscode.l10n.t('The URL must start with http:// or https://.');
-          if (u.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) {
-            return { message: vscode.l10n.t('Plain http:// sends headers and tokens unencrypted; prefer https://.'), severity: vscode.InputBoxValidationSeverity.Warning };
-          }
-          return undefined;
-        } catch {
-          return vscode.l10n.t('"{0}" is not a valid URL.', v.trim());
-        }
-      },
+      validate: validateUrl,
     }));
     return askEntries('headers', 3);
   };
@@ -198,15 +186,39 @@ export async function addServer(ctx: OnboardingContext): Promise<AddServerResult
   return { status: 'added', name, target, state: settled.state, message: settled.message };
 }
 
-/** A nested flow for one variable or header: name → plain or secret → value. */
-async function askEntry(which: 'env' | 'headers', names: readonly string[]): Promise<Entry | undefined> {
-  const title = which === 'env' ? vscode.l10n.t('Add environment variable') : vscode.l10n.t('Add header');
-  const entry: { name: string; secret?: boolean; value: string } = { name: '', value: '' };
+/** The URL step's check (Add Server, Edit Server). */
+export function validateUrl(v: string): string | vscode.InputBoxValidationMessage | undefined {
+  if (!v.trim()) return vscode.l10n.t('Enter the server\'s URL.');
+  try {
+    const u = new URL(v.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return vscode.l10n.t('The URL must start with http:// or https://.');
+    if (u.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) {
+      return { message: vscode.l10n.t('Plain http:// sends headers and tokens unencrypted; prefer https://.'), severity: vscode.InputBoxValidationSeverity.Warning };
+    }
+    return undefined;
+  } catch {
+    return vscode.l10n.t('"{0}" is not a valid URL.', v.trim());
+  }
+}
+
+/**
+ * A nested flow for one variable or header: name → plain or secret → value. `initial` (Edit Server): the
+ * entry to change, its name and kind preselected; a secret's stored value is never shown, and leaving it
+ * empty keeps it.
+ */
+export async function askEntry(which: 'env' | 'headers', names: readonly string[], initial?: Entry & { readonly inputId?: string }): Promise<Entry | undefined> {
+  const title = initial
+    ? (which === 'env' ? vscode.l10n.t('Change environment variable') : vscode.l10n.t('Change header'))
+    : (which === 'env' ? vscode.l10n.t('Add environment variable') : vscode.l10n.t('Add header'));
+  const entry: { name: string; secret?: boolean; value: string } = initial ? { name: initial.name, secret: initial.secret, value: initial.value } : { name: '', value: '' };
+  const keeps = () => !!initial?.inputId && entry.secret;
   interface SecretItem extends vscode.QuickPickItem { readonly secret: boolean }
   const askValue: InputStep = async input => {
     entry.value = await text(input.showInputBox({
       title, step: 3, totalSteps: 3, value: entry.secret ? '' : entry.value, password: entry.secret,
-      prompt: entry.secret
+      prompt: keeps()
+        ? vscode.l10n.t('New value of {0} (kept in VS Code\'s secret storage; leave empty to keep the stored value)', entry.name)
+        : entry.secret
         ? vscode.l10n.t('Value of {0} (kept in VS Code\'s secret storage; leave empty to be asked when the server starts)', entry.name)
         : vscode.l10n.t('Value of {0} (written to settings as plain text)', entry.name),
       placeholder: which === 'headers' && /^authorization$/i.test(entry.name) ? 'Bearer …' : undefined,
@@ -240,7 +252,7 @@ async function askEntry(which: 'env' | 'headers', names: readonly string[]): Pro
         if (which === 'env' ? !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) : !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(n)) {
           return which === 'env' ? vscode.l10n.t('Use letters, digits and "_", not starting with a digit.') : vscode.l10n.t('"{0}" is not a valid HTTP header name.', n);
         }
-        return names.includes(n) ? { message: vscode.l10n.t('{0} is already set; it will be replaced.', n), severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+        return names.includes(n) && n !== initial?.name ? { message: vscode.l10n.t('{0} is already set; it will be replaced.', n), severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
       },
     }))).trim();
     return askSecret;

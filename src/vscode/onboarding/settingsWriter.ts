@@ -47,7 +47,8 @@ export interface Additions {
   readonly secrets: readonly SecretValue[];
 }
 
-export async function writeAdditions(target: Target, additions: Additions, store: InputStore): Promise<void> {
+/** `folder`: write into that folder's settings (a multi-root workspace's `.vscode/settings.json`) instead of `target`'s. */
+export async function writeAdditions(target: Target, additions: Additions, store: InputStore, folder?: vscode.WorkspaceFolder): Promise<void> {
   // Each value is bound to the fields of the new declarations that reference it, nothing else.
   const scope = target === 'user' ? 'user' : 'workspace';
   const referrers = Object.entries(additions.servers).flatMap(([server, declaration]) => {
@@ -55,15 +56,16 @@ export async function writeAdditions(target: Target, additions: Additions, store
     return inputReferences(declaration).map(r => ({ ...r, server, scope, ...(to ? { target: to } : {}) } as const));
   });
   for (const s of additions.secrets) await store.store(referrers.filter(r => r.id === s.id), s.value);
-  const config = () => vscode.workspace.getConfiguration(SECTION);
+  const config = () => vscode.workspace.getConfiguration(SECTION, folder?.uri);
   const scoped = <T>(key: string) => {
     const info = config().inspect<T>(key);
-    return target === 'user' ? info?.globalValue : info?.workspaceValue;
+    return folder ? info?.workspaceFolderValue : target === 'user' ? info?.globalValue : info?.workspaceValue;
   };
+  const to = folder ? vscode.ConfigurationTarget.WorkspaceFolder : configurationTarget(target);
   if (additions.inputs.length) {
-    await config().update('inputs', mergeInputs(scoped<unknown[]>('inputs'), additions.inputs), configurationTarget(target));
+    await config().update('inputs', mergeInputs(scoped<unknown[]>('inputs'), additions.inputs), to);
   }
-  await config().update('servers', mergeServers(scoped<Record<string, unknown>>('servers'), additions.servers), configurationTarget(target));
+  await config().update('servers', mergeServers(scoped<Record<string, unknown>>('servers'), additions.servers), to);
 }
 
 /** `npx -y pkg` or the URL: what a declaration runs, for previews (secrets are `${input:…}` by then). */

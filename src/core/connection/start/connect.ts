@@ -43,7 +43,7 @@ export async function connect(ctx: StartContext, attempt: StartAttempt, prepared
 
 async function connectOnce(ctx: StartContext, attempt: StartAttempt, prepared: PreparedLaunch): Promise<Connected | StartOutcome> {
   const { launch } = prepared;
-  const session = launch.type === 'stdio' ? undefined : ctx.oauthSessionFor(launch.url, launch.headers);
+  const session = launch.type === 'stdio' ? undefined : ctx.oauthSessionFor(launch.url, launch.headers, launch.auth);
   if (session) session.interaction = ctx.signInPending ? 'signIn' : 'silent';
   const kinds: TransportType[] = launch.type === 'http' ? ['http', 'sse'] : [launch.type];
   let authRounds = 0;

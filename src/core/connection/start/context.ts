@@ -1,6 +1,7 @@
 /** What the start steps need from the connection they start, and what an attempt ends in. */
 import type { Client } from '@modelcontextprotocol/client';
 import type { ResolvedLaunch, ServerDeclaration, TransportType } from '../../config/types';
+import type { AuthDeclaration } from '../../config/authDecl';
 import type { WorkspaceTrustRequiredError } from '../../config/trust';
 import type { Logger } from '../../logger';
 import type { HostPorts } from '../../ports';
@@ -33,7 +34,7 @@ export interface StartContext {
   rootUris(): Promise<string[]>;
   startTimeoutMs(): number;
   createClient(transport: TracingTransport, kind: TransportType): Client;
-  oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>): OAuthSession | undefined;
+  oauthSessionFor(url: URL, headers: Readonly<Record<string, string>>, auth?: AuthDeclaration): OAuthSession | undefined;
   takeEarlyProcess(launch: StdioLaunch): StartedProcess | undefined;
   onRefusedRequest(method: string, reason: string): void;
   /** The sandbox's plant guard found (and moved) a file that would run code outside it: stop for good. */

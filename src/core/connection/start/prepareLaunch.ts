@@ -3,7 +3,9 @@
  * Node inspector (`dev.debug`) and the OS sandbox. Nothing runs yet; a failure here is the user's to
  * fix (a missing input, a platform that cannot sandbox, a workspace that is not trusted).
  */
+import { inheritedEnvironment } from '../../config/inheritedEnv';
 import { resolveDeclaration, ResolveError } from '../../config/resolve';
+import type { ResolvedLaunch } from '../../config/types';
 import { WorkspaceTrustRequiredError } from '../../config/trust';
 import { withInspector, type InspectorPick } from '../../dev/inspector';
 import { sandboxLaunch, SandboxUnavailableError } from '../../sandbox';
@@ -50,4 +52,12 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
 
 export function isPrepared(p: PreparedLaunch | StartOutcome): p is PreparedLaunch {
   return 'launch' in p;
+}
+
+/** What `ServerConnection.launchValues` holds for `launch`. */
+export function launchValues(launch: ResolvedLaunch): string[] {
+  // `Authorization: Bearer <token>`: the token alone is the secret a server could repeat.
+  if (launch.type !== 'stdio') return Object.values(launch.headers).flatMap(v => [v, ...v.split(/\s+/).slice(1)]);
+  const inherited = inheritedEnvironment();
+  return Object.entries(launch.env).filter(([k, v]) => inherited[k] !== v).map(([, v]) => v);
 }

@@ -1,0 +1,51 @@
+/** The checks McpOAuthProvider applies to what an authorization server says and where it sends the user. */
+import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { checkOpenableUrl } from '../safeUrl';
+import type { StoredClient } from './storage';
+import { AuthorizationCancelledError, AuthorizationError } from './types';
+
+export function registeredFor(client: StoredClient, redirectUri: string): boolean {
+  const uris = (client.info as { redirect_uris?: string[] }).redirect_uris;
+  return !uris || uris.some(registered => sameRedirect(registered, redirectUri));
+}
+
+/** Exact match, except that loopback redirect URIs match on any port (RFC 8252 §7.3: servers must allow that). */
+export function sameRedirect(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  try {
+    const a = new URL(registered), b = new URL(requested);
+    const loopback = (u: URL) => u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  } catch { return false; }
+}
+
+/** The authorization page is opened for an untrusted server: it must pass the safe-URL rule. */
+export function checkAuthorizationPage(issuer: string, endpoint: string | undefined): void {
+  if (endpoint === undefined) return;
+  const checked = checkOpenableUrl(endpoint);
+  if (!checked.ok) throw new AuthorizationError(`the authorization server ${issuer} sends the user to an authorization page MCP Host does not open: ${checked.reason}; refusing to sign in`);
+}
+
+/** OAuth 2.1 + MCP: PKCE with S256 is required, and the client must verify the server supports it. */
+export function checkPkce(issuer: string, metadata: AuthorizationServerMetadata | undefined): void {
+  if (!metadata) {
+    throw new AuthorizationError(`the authorization server ${issuer} publishes no metadata (RFC 8414 or OpenID discovery), so PKCE support cannot be verified; refusing to sign in`);
+  }
+  if (!metadata.code_challenge_methods_supported?.includes('S256')) {
+    throw new AuthorizationError(`the authorization server ${issuer} does not list PKCE method S256 in code_challenge_methods_supported; refusing to sign in`);
+  }
+}
+
+/**
+ * The user agent's answer, or a cancellation as soon as the flow is abandoned (the server was stopped
+ * while the person had not finished): a user agent that ignores the signal must not keep the session's
+ * one authorization in flight, which every later sign-in of the server would join and wait on.
+ */
+export function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AuthorizationCancelledError('the sign-in was abandoned'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AuthorizationCancelledError('the sign-in was abandoned'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
