@@ -125,5 +125,9 @@ export async function callThroughServe(file: string, server: string, tool: strin
   } catch { return undefined; }
   try {
     return await client.callTool({ name: tool, arguments: args }, { signal, timeout: timeoutMs }) as CallToolResult;
-  } finally { await client.close().catch(() => undefined); }
+  } finally {
+    // The SDK's close() leaves the session open on the server: end it, so repeated calls hold none.
+    await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
+    await client.close().catch(() => undefined);
+  }
 }

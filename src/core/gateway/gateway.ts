@@ -19,7 +19,7 @@ import { GatewayClients, type GatewayClient } from './clients';
 import { refuseRequest } from './httpGuard';
 import { sendText, sendWebResponse, toWebRequest } from './httpAdapter';
 import { createProxyServer } from './proxyServer';
-import { GatewaySessions } from './sessions';
+import { DEFAULT_SESSION_LIMITS, GatewaySessions } from './sessions';
 import { OPEN_POLICY } from './toolFilter';
 import type { Gateway, GatewayAgent, GatewayCall, GatewayClientInfo, GatewayEndpoint, GatewayOptions } from './types';
 
@@ -51,7 +51,7 @@ class McpGateway implements Gateway {
     this.origin = `http://127.0.0.1:${this.port}`;
     this.maxBody = options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY;
     this.results = options.results ?? new ResultStore();
-    this.sessions = new GatewaySessions(this.maxBody, e => options.logger.debug(`Gateway: ${e.message}`));
+    this.sessions = new GatewaySessions(this.maxBody, e => options.logger.debug(`Gateway: ${e.message}`), { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits });
     http.on('request', (req: IncomingMessage, res: ServerResponse) => { void this.serve(req, res); });
     const { host } = options;
     this.listeners.push(
@@ -135,7 +135,7 @@ class McpGateway implements Gateway {
       });
       const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: this.maxBody });
       const response = legacy
-        ? await this.sessions.serveLegacy(request, client.info.id, server, factory)
+        ? await this.sessions.serveLegacy(request, client.info.id, client.info.label, server, factory)
         : await this.sessions.serveModern(request, client.info.id, server, factory);
       await sendWebResponse(res, response);
     } catch (e) {

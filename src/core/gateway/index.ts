@@ -1,2 +1,2 @@
 export { startGateway } from './gateway';
-export type { Gateway, GatewayAgent, GatewayCall, GatewayClientInfo, GatewayEndpoint, GatewayOptions, GatewayPolicy } from './types';
+export type { Gateway, GatewayAgent, GatewayCall, GatewayClientInfo, GatewayEndpoint, GatewayOptions, GatewayPolicy, SessionLimits } from './types';

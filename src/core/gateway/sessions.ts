@@ -5,10 +5,18 @@
  * `createMcpHandler` and get change events on their `subscriptions/listen` streams. Each session
  * belongs to one (client, server): another client's session id is not found, and closing a client
  * (revoke, a closed window) ends all of its sessions at once.
+ *
+ * Sessions are bounded: a client that opens sessions and never sends `DELETE` (many do; the SDK's
+ * `close()` does not) would otherwise keep a `Server` and a transport alive for each until the window
+ * closes. A session with nothing in flight (no request, no open stream) expires after `idleMs`; a new
+ * session over a client's bound replaces that client's least recently used idle one (the client's own
+ * leak never costs another client a session); when every one is in use, or the gateway's total is
+ * reached, the `initialize` gets a JSON-RPC error that says so.
  */
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { CatalogKind } from '../catalog/serverCatalog';
+import type { SessionLimits } from './types';
 
 interface LegacySession {
   readonly clientId: string;
@@ -16,7 +24,13 @@ interface LegacySession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly mcp: Server;
   readonly subscriptions: Set<string>;
+  /** Requests and streams of this session still open. */
+  busy: number;
+  /** When the last of them ended (or the session began). */
+  lastSeen: number;
 }
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 128, total: 512, idleMs: 15 * 60_000 };
 
 interface ModernEndpoint { readonly clientId: string; readonly server: string; readonly handler: McpHttpHandler }
 
@@ -26,22 +40,41 @@ export type ProxyFactory = (subscribed: (uri: string, on: boolean) => void) => S
 export class GatewaySessions {
   private readonly legacy = new Map<string, LegacySession>();
   private readonly modern = new Map<string, ModernEndpoint>();
+  private readonly sweeper: ReturnType<typeof setInterval>;
 
-  constructor(private readonly maxRequestBodySize: number, private readonly onError: (e: Error) => void) {}
+  constructor(
+    private readonly maxRequestBodySize: number,
+    private readonly onError: (e: Error) => void,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+  ) {
+    this.sweeper = setInterval(() => this.expireIdle(), Math.max(10, Math.min(limits.idleMs / 2, 60_000)));
+    this.sweeper.unref();
+  }
 
-  /** Serves a 2025-era request: within its session, or an `initialize` that opens one. */
-  async serveLegacy(request: Request, clientId: string, server: string, factory: ProxyFactory): Promise<Response> {
+  /**
+   * Serves a 2025-era request: within its session, or an `initialize` that opens one. The request's
+   * signal aborts when its HTTP exchange ends (answered, stream closed, or the client gone): until
+   * then the session counts as in use.
+   */
+  async serveLegacy(request: Request, clientId: string, clientLabel: string, server: string, factory: ProxyFactory): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const s = this.legacy.get(id);
       if (!s || s.clientId !== clientId || s.server !== server) return jsonRpcError(404, 'Session not found.');
+      this.track(s, request.signal);
       return s.transport.handleRequest(request);
     }
+    const full = this.makeRoom(clientId, clientLabel);
+    if (full) return jsonRpcError(429, full);
     const subscriptions = new Set<string>();
     const mcp = factory((uri, on) => { if (on) subscriptions.add(uri); else subscriptions.delete(uri); });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: sid => { this.legacy.set(sid, { clientId, server, transport, mcp, subscriptions }); },
+      onsessioninitialized: sid => {
+        const s: LegacySession = { clientId, server, transport, mcp, subscriptions, busy: 0, lastSeen: Date.now() };
+        this.legacy.set(sid, s);
+        this.track(s, request.signal);
+      },
       onsessionclosed: sid => { this.drop(sid); },
       maxRequestBodySize: this.maxRequestBodySize,
     });
@@ -51,6 +84,31 @@ export class GatewaySessions {
     // Anything but a successful `initialize` leaves no session behind.
     if (!transport.sessionId || !this.legacy.has(transport.sessionId)) await mcp.close().catch(() => undefined);
     return response;
+  }
+
+  /** Counts the session in use until `signal` (its HTTP exchange) ends. */
+  private track(s: LegacySession, signal: AbortSignal): void {
+    if (signal.aborted) { s.lastSeen = Date.now(); return; }
+    s.busy++;
+    signal.addEventListener('abort', () => { s.busy--; s.lastSeen = Date.now(); }, { once: true });
+  }
+
+  /** Frees a place for a new session of `clientId`; the refusal's message when there is none. */
+  private makeRoom(clientId: string, clientLabel: string): string | undefined {
+    this.expireIdle();
+    const own = [...this.legacy].filter(([, s]) => s.clientId === clientId);
+    if (own.length < this.limits.perClient && this.legacy.size < this.limits.total) return undefined;
+    const idle = own.filter(([, s]) => s.busy === 0).sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0];
+    if (idle) { this.drop(idle[0]); return undefined; }
+    return own.length >= this.limits.perClient
+      ? `${clientLabel} has ${own.length} MCP sessions open and in use, the most MCP Host allows one client. Close sessions it no longer needs (HTTP DELETE with their Mcp-Session-Id) and connect again.`
+      : `MCP Host's gateway has ${this.legacy.size} MCP sessions open, the most it serves at once. Close sessions no longer needed (HTTP DELETE with their Mcp-Session-Id) and connect again.`;
+  }
+
+  /** Closes every session that has had nothing in flight for the idle time. */
+  private expireIdle(): void {
+    const before = Date.now() - this.limits.idleMs;
+    for (const [sid, s] of this.legacy) if (s.busy === 0 && s.lastSeen <= before) this.drop(sid);
   }
 
   /** Serves a 2026-07-28 request on the (client, server)'s per-request handler. */
@@ -102,6 +160,7 @@ export class GatewaySessions {
   }
 
   async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
     const ids = new Set([...this.legacy.values(), ...this.modern.values()].map(s => s.clientId));
     await Promise.all([...ids].map(id => this.closeClient(id)));
   }
@@ -117,5 +176,5 @@ export class GatewaySessions {
 }
 
 function jsonRpcError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: status === 429 ? -32000 : -32001, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }

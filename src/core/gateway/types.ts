@@ -59,6 +59,18 @@ export interface GatewayOptions {
   readonly results?: ResultStore;
   /** Largest request body accepted (bytes); default 4 MiB. */
   readonly maxRequestBodyBytes?: number;
+  /** Bounds on 2025-era sessions (per client, in total, idle time); defaults in `DEFAULT_SESSION_LIMITS`. */
+  readonly sessionLimits?: Partial<SessionLimits>;
+}
+
+/** Bounds on a gateway's 2025-era sessions (2026-07-28 clients keep none). */
+export interface SessionLimits {
+  /** Sessions one client may hold at once. */
+  readonly perClient: number;
+  /** Sessions of all clients together. */
+  readonly total: number;
+  /** A session with nothing in flight (no request, no open stream) for this long is closed. */
+  readonly idleMs: number;
 }
 
 /** Where a client reaches one server: the URL and the headers to send (the bearer token). */
