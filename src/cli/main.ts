@@ -16,7 +16,7 @@ import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
 import { createInputResolver, terminalPrompt } from './inputs';
 import { Output, type Writable } from './output';
-import { failureText, StderrTails } from './stderrTail';
+import { cliLogger, failureText } from './stderrTail';
 import { askTrust, consentToRun, describeLaunch, TrustStore, trustKeys } from './trust';
 import { callThroughServe, serve, serveFile } from './serve';
 import { printCallResult } from './commands';
@@ -154,7 +154,6 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   }
 
   const noChange = new Emitter<void>();
-  const tails = new StderrTails();
   const host = new McpHost({
     // One-shot: a server that fails is reported, not restarted (a serve keeps the usual restarts).
     ...(command === 'serve' ? {} : { restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 } }),
@@ -166,19 +165,19 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       variables: { ...cliVariables(workspace), resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
-      createLogger: name => tails.wrap(name, out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
+      createLogger: name => cliLogger(out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
     },
   });
   const abort = new AbortController();
   // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
   const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
   process.once('SIGINT', onSigint);
-  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, tails.of(e.server)) : e.message})` : ''}`));
+  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, host.get(e.server)?.stderrTail ?? []) : e.message})` : ''}`));
   try {
     const applied = await host.apply(raw);
     for (const why of resolver.missing.values()) out.error(`${why}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
     const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
-    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin, stderr: tails };
+    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
     if (target !== undefined) {
       for (const p of problems) out.error(commands.describeProblem(p));
       if (problems.some(p => p.severity === 'error')) return 1;
