@@ -2,7 +2,7 @@
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, McpHost, ServerConnection } from '../core';
 import type { Output } from './output';
-import { failureText, type StderrTails } from './stderrTail';
+import { failureText } from './stderrTail';
 
 export interface CommandContext {
   readonly host: McpHost;
@@ -12,8 +12,6 @@ export interface CommandContext {
   readonly problems: readonly ConfigProblem[];
   /** Where each server was declared. */
   readonly origin: ReadonlyMap<string, string>;
-  /** Each server's last stderr lines, for the reason it did not start. */
-  readonly stderr: StderrTails;
 }
 
 const counts = (c: ServerConnection) => ({
@@ -23,11 +21,11 @@ const counts = (c: ServerConnection) => ({
   prompts: c.catalog.get('prompts').length,
 });
 
-const status = (ctx: CommandContext, c: ServerConnection) => ({
+const status = (c: ServerConnection) => ({
   name: c.name,
   file: undefined as string | undefined,
   state: c.declaration.disabled ? 'disabled' : c.state,
-  ...(c.state === 'running' ? {} : { error: failureText(c.message, c.state, ctx.stderr.of(c.name)), ...(ctx.stderr.of(c.name).length ? { stderr: ctx.stderr.of(c.name) } : {}) }),
+  ...(c.state === 'running' ? {} : { error: failureText(c.message, c.state, c.stderrTail), ...(c.stderrTail.length ? { stderr: c.stderrTail } : {}) }),
   transport: c.declaration.type,
   ...(c.serverInfo ? { serverInfo: { name: c.serverInfo.name, version: c.serverInfo.version } } : {}),
 });
@@ -40,7 +38,7 @@ export function describeProblem(p: ConfigProblem): string {
 
 /** Start every declared server and report; non-zero when a declaration is broken or a server does not run. */
 export function check(ctx: CommandContext): number {
-  const servers = ctx.host.servers.map(c => ({ ...status(ctx, c), file: ctx.origin.get(c.name), ...counts(c) }));
+  const servers = ctx.host.servers.map(c => ({ ...status(c), file: ctx.origin.get(c.name), ...counts(c) }));
   const failed = servers.filter(s => s.state !== 'running' && s.state !== 'disabled');
   const errors = ctx.problems.filter(p => p.severity === 'error');
   const ok = !failed.length && !errors.length;
@@ -61,7 +59,7 @@ export function check(ctx: CommandContext): number {
 /** Servers with their tools, resources, templates and prompts. */
 export function list(ctx: CommandContext): number {
   const servers = ctx.host.servers.map(c => ({
-    ...status(ctx, c),
+    ...status(c),
     file: ctx.origin.get(c.name),
     tools: c.catalog.get('tools'),
     resources: c.catalog.get('resources'),
@@ -92,7 +90,7 @@ export function list(ctx: CommandContext): number {
 function notRunning(ctx: CommandContext, server: string): number | undefined {
   const c = ctx.host.require(server);
   if (c.state === 'running') return undefined;
-  const s = status(ctx, c);
+  const s = status(c);
   ctx.out.error(`server "${server}" is not running (${s.state}): ${s.error}`);
   if (ctx.json) ctx.out.json({ ok: false, ...s, file: ctx.origin.get(server) });
   return 1;

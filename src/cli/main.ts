@@ -16,7 +16,7 @@ import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
 import { createInputResolver, terminalPrompt } from './inputs';
 import { Output, type Writable } from './output';
-import { failureText, StderrTails } from './stderrTail';
+import { cliLogger, failureText } from './stderrTail';
 import { askTrust, consentToRun, describeLaunch, TrustStore, trustKeys } from './trust';
 import { callThroughServe, serve, serveFile } from './serve';
 import { printCallResult } from './commands';
@@ -154,7 +154,6 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   }
 
   const noChange = new Emitter<void>();
-  const tails = new StderrTails();
   // The machine's policy files hold for the CLI as for the editor: a refused server is reported, never run.
   const policy = mergePolicies(readPolicyFiles());
   const host = new McpHost({
@@ -168,7 +167,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       variables: { ...cliVariables(workspace), resolveInput: r => resolver.resolve(r) },
       roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
-      createLogger: name => tails.wrap(name, out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
+      createLogger: name => cliLogger(out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
       policy: () => policy,
     },
   });
@@ -176,12 +175,12 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
   const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
   process.once('SIGINT', onSigint);
-  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, tails.of(e.server)) : e.message})` : ''}`));
+  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, host.get(e.server)?.stderrTail ?? []) : e.message})` : ''}`));
   try {
     const applied = await host.apply(raw);
     for (const why of resolver.missing.values()) out.error(`${why}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
     const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
-    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin, stderr: tails };
+    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
     if (target !== undefined) {
       for (const p of problems) out.error(commands.describeProblem(p));
       if (problems.some(p => p.severity === 'error')) return 1;

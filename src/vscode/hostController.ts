@@ -99,13 +99,24 @@ export class HostController extends Disposable {
     return this.applying;
   }
 
+  /**
+   * Once per failure: a crash loop shows `starting` between its restarts and reaches `error` once. A
+   * local server's last stderr lines are usually why (`missing API_KEY`): they come along, cleaned (core).
+   */
   private notifyError(server: string, message: string): void {
-    const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}": {1}', server, message), showLog).then(choice => {
+    const showLog = vscode.l10n.t('Show Log'), restart = vscode.l10n.t('Restart'), edit = vscode.l10n.t('Edit Settings');
+    const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
+    const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
+    void vscode.window.showErrorMessage(text, showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
+      else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);
+      else if (choice === edit) void vscode.commands.executeCommand('mcpHost.openServerDeclaration', server);
     });
   }
 }
+
+/** The notification stays a few lines long; the row's tooltip has the whole tail. */
+const NOTIFIED_STDERR_LINES = 3;
 
 function clamp(n: number, min: number, max: number): number {
   return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;

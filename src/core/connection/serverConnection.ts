@@ -35,6 +35,7 @@ import type { AuthFailure, StartContext, StartOutcome } from './start/context';
 import { runStart } from './start/runStart';
 import { launchValues } from './start/prepareLaunch';
 import { startContext, type ConnectionParts, type ProbeMemory } from './startContext';
+import { StderrTail } from './stderrTail';
 
 export type { ServerState, StateChange } from './connectionState';
 
@@ -71,6 +72,7 @@ export class ServerConnection extends ConnectionRequests {
   protected readonly tools: ToolCalls;
   /** This stdio server failed the `server/discover` probe: its later starts skip it. */
   private readonly probe: ProbeMemory = { verdict: 'probe' };
+  private readonly stderr = new StderrTail();
   /** What every start borrows from this connection (startContext.ts). */
   private readonly parts: ConnectionParts;
   /** The roots a sandboxed server's rules were written for; undefined when it runs unsandboxed. */
@@ -150,7 +152,7 @@ export class ServerConnection extends ConnectionRequests {
     if (this.logger.onDidChangeLogLevel) this._register(this.logger.onDidChangeLogLevel(() => this.syncLogLevel()));
     this.parts = {
       name, declaration: () => this._declaration, ports: options.ports, logger: this.logger, budget: this.budget, cache: this.cache,
-      catalog: this.catalog, roots: this.roots, probe: this.probe, refusalsReported: new Set(), defaultStartTimeoutMs: options.startTimeoutMs,
+      catalog: this.catalog, roots: this.roots, probe: this.probe, stderr: this.stderr, refusalsReported: new Set(), defaultStartTimeoutMs: options.startTimeoutMs,
       ref: () => this.ref, secrets: () => this.secrets, rootUris: () => this.rootUris(),
       oauthSessionFor: (url, headers, auth) => this.oauth.sessionFor(url, headers, auth),
       onResourceUpdated: uri => this._onDidUpdateResource.fire(uri),
@@ -182,6 +184,9 @@ export class ServerConnection extends ConnectionRequests {
    */
   get launchValues(): readonly string[] { return this._launchValues; }
 
+  /** A local server's last stderr lines since the user's last start, cleaned for showing (its reason when it fails to start). */
+  get stderrTail(): readonly string[] { return this.stderr.read(this.secrets); }
+
   /** Replaces the declaration; the caller decides whether to restart. */
   setDeclaration(d: ServerDeclaration): void {
     if (JSON.stringify(d) !== JSON.stringify(this._declaration)) this.cache.clear();
@@ -198,7 +203,7 @@ export class ServerConnection extends ConnectionRequests {
 
   /** Starts (or restarts) by the user's wish: resets the crash budget. */
   async start(): Promise<void> {
-    this.restartPolicy.reset(); this.awake();
+    this.restartPolicy.reset(); this.awake(); this.stderr.clear();
     // A start of the user's (a restart after editing the server, a sign-in) wants fresh answers.
     this.cache.clear();
     this.setState('starting');

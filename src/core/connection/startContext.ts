@@ -11,6 +11,7 @@ import { createHostClient, type ClientHooks } from './clientSetup';
 import { reportRefusal } from './closeRunning';
 import { versionNegotiation, type ProbeVerdict } from './era';
 import type { StartContext } from './start/context';
+import type { StderrTail } from './stderrTail';
 
 /** What the 2026 `server/discover` probe told of a stdio server, kept across its starts; a new declaration probes again. */
 export interface ProbeMemory { verdict: ProbeVerdict }
@@ -21,6 +22,7 @@ export interface ConnectionParts extends Omit<ClientHooks, 'reached' | 'versionN
   declaration(): ServerDeclaration;
   readonly budget: ServerBudget;
   readonly probe: ProbeMemory;
+  readonly stderr: StderrTail;
   /** Methods whose refusal the embedder was told about (once per method). */
   readonly refusalsReported: Set<string>;
   /** The embedder's start timeout (ms) for a declaration that sets none. */
@@ -38,7 +40,7 @@ export function startContext(parts: ConnectionParts, now: { readonly restarting:
     return d.startTimeoutMs ?? d.timeoutMs ?? parts.defaultStartTimeoutMs ?? 60_000;
   };
   return {
-    name, declaration: parts.declaration(), ports, logger, budget, cache,
+    name, declaration: parts.declaration(), ports, logger, budget, cache, stderr: parts.stderr,
     restarting: now.restarting, signInPending: now.signInPending,
     get probeVerdict() { return probe.verdict; },
     set probeVerdict(v: ProbeVerdict) { probe.verdict = v; },

@@ -117,7 +117,12 @@ function describe(conn: ServerConnection, cached?: CachedCatalog): string {
       if (!recovery) return conn.message ?? vscode.l10n.t('starting…');
       return conn.message ? `${recovery} ${conn.message}` : recovery;
     }
-    case 'error': return conn.needsSignIn && conn.message === 'needs sign-in' ? vscode.l10n.t('needs sign-in') : conn.message ?? vscode.l10n.t('error');
+    case 'error': {
+      if (conn.needsSignIn && conn.message === 'needs sign-in') return vscode.l10n.t('needs sign-in');
+      // The last thing a server that would not start wrote is usually why (`missing API_KEY`): first, where the row has room.
+      const last = conn.stderrTail.at(-1);
+      return last ? vscode.l10n.t('stderr: {0} — {1}', last, conn.message ?? vscode.l10n.t('error')) : conn.message ?? vscode.l10n.t('error');
+    }
     default: {
       const state = conn.declaration.disabled ? vscode.l10n.t('disabled') : conn.dormant ? vscode.l10n.t('starts when used') : vscode.l10n.t('stopped');
       const c = countsText(conn, cached);
@@ -150,6 +155,8 @@ function tooltip(conn: ServerConnection, declaredIn: string | undefined, offered
   const info = conn.serverInfo;
   md.appendMarkdown(`**${escape(label(info?.title ?? info?.name ?? conn.name))}**${info?.version ? ` ${escape(label(info.version))}` : ''}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('State')}: ${stateLabel(conn)}${conn.message ? ` — ${escape(plainText(conn.message))}` : ''}\n\n`);
+  const stderr = conn.state === 'running' ? [] : conn.stderrTail;
+  if (stderr.length) md.appendMarkdown(`${vscode.l10n.t('Its last stderr lines:')}\n\n${stderr.map(l => `- ${escape(l)}`).join('\n')}\n\n`);
   md.appendMarkdown(`${vscode.l10n.t('Transport')}: ${conn.transportKind ?? conn.declaration.type}`);
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);

@@ -15,6 +15,7 @@ import type { ResponseCache } from '../responseCache';
 import type { StartedProcess } from '../earlyProcesses';
 import type { StdioLaunch } from '../stdioTransport';
 import type { TracingTransport } from '../tracingTransport';
+import type { StderrTail } from '../stderrTail';
 
 export interface StartContext {
   readonly name: string;
@@ -23,6 +24,8 @@ export interface StartContext {
   readonly logger: Logger;
   readonly budget: ServerBudget;
   readonly cache: ResponseCache;
+  /** Where a local server's stderr lines are kept for the reason of a failure. */
+  readonly stderr: StderrTail;
   /** Between a crash and the end of the automatic restart that follows it. */
   readonly restarting: boolean;
   /** A sign-in the user asked for: the OAuth flow may open the authorization page. */
