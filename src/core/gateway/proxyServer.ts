@@ -4,15 +4,18 @@
  * protocol eras), never from a second connection to the real server. Progress and cancellation go
  * through; the real server's sampling, elicitation and roots stay with the host (this server never
  * asks its client for them). A server that is not running answers with the host's message at once.
+ * Everything of the server's that the client puts before a model is cleaned as @mcp cleans it
+ * (`modelFacing.ts`).
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { McpHost } from '../host';
 import type { ServerConnection } from '../connection/serverConnection';
-import { plainText } from '../text/plainText';
 import { MAX_INSTRUCTIONS_PER_SERVER } from '../tools/serverInstructions';
 import { budgetResult, estimateTextTokens, RESULT_SCHEME, resultTokenBudget, type ResultStore } from '../tools/resultBudget';
+import { cleanCallResult, cleanContents, cleanInstructions, cleanListed, cleanPrompt, cleanPromptResult, cleanTool } from './modelFacing';
 import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
+import { modelText } from '../text/modelBlock';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
@@ -42,7 +45,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
   // What the client puts before the model, as @mcp gives it: none of an excluded server, the rest
   // without what a reader cannot see and within the per-server cap.
   const instructions = conn?.instructions && !serverRefusal(ctx.policy(), name)
-    ? plainText(conn.instructions, { maxLength: MAX_INSTRUCTIONS_PER_SERVER }) : undefined;
+    ? cleanInstructions(conn.instructions, MAX_INSTRUCTIONS_PER_SERVER) : undefined;
   const server = new Server(
     { name, version: conn?.serverInfo?.version ?? '0.0.0', ...(conn?.serverInfo?.title ? { title: conn.serverInfo.title } : {}) },
     {
@@ -75,7 +78,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    const tools = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [];
+    const tools = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]).map(cleanTool) : [];
     return { tools: ctx.present && tools.length ? await ctx.present(tools) : tools };
   });
   server.setRequestHandler('tools/call', async (req, rc) => {
@@ -95,15 +98,15 @@ export function createProxyServer(ctx: ProxyContext): Server {
     try {
       result = await c.callTool(tool, args, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
     } catch (e) { return fail(message(e)); }
-    return server.projectCallToolResult(withinBudget(ctx, tool, result), definition?.outputSchema as Record<string, unknown> | undefined);
+    return server.projectCallToolResult(withinBudget(ctx, tool, cleanCallResult(result)), definition?.outputSchema as Record<string, unknown> | undefined);
   });
   server.setRequestHandler('resources/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { resources: c ? [...c.catalog.get('resources')] as never[] : [] };
+    return { resources: c ? c.catalog.get('resources').map(cleanListed) as never[] : [] };
   });
   server.setRequestHandler('resources/templates/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { resourceTemplates: c ? [...c.catalog.get('resourceTemplates')] as never[] : [] };
+    return { resourceTemplates: c ? c.catalog.get('resourceTemplates').map(cleanListed) as never[] : [] };
   });
   server.setRequestHandler('resources/read', async (req, rc) => {
     const uri = req.params.uri;
@@ -111,10 +114,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
       // A result this server returned that was over the budget; other servers' results are not readable here.
       const kept = ctx.results.get(uri);
       if (!kept || kept.server !== name || serverRefusal(ctx.policy(), name)) throw new ProtocolError(INVALID_PARAMS, `Unknown resource ${uri}.`);
-      return { contents: [{ uri, mimeType: 'text/plain', text: kept.text }] };
+      return { contents: [{ uri, mimeType: 'text/plain', text: modelText(kept.text) }] };
     }
     const c = await require('resources/read', rc.mcpReq.signal);
-    return relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+    const read = await relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+    return { ...read, contents: read.contents.map(cleanContents) };
   });
   server.setRequestHandler('resources/subscribe', async (req, rc) => {
     const c = await require('resources/subscribe', rc.mcpReq.signal);
@@ -129,11 +133,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
   });
   server.setRequestHandler('prompts/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { prompts: c ? [...c.catalog.get('prompts')] as never[] : [] };
+    return { prompts: c ? c.catalog.get('prompts').map(p => cleanPrompt(p as { arguments?: object[] })) as never[] : [] };
   });
   server.setRequestHandler('prompts/get', async (req, rc) => {
     const c = await require('prompts/get', rc.mcpReq.signal);
-    return relay(c.getPrompt(req.params.name, req.params.arguments ?? {}, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) }));
+    return cleanPromptResult(await relay(c.getPrompt(req.params.name, req.params.arguments ?? {}, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) })));
   });
   server.setRequestHandler('completion/complete', async (req, rc) => {
     const c = await require('completion/complete', rc.mcpReq.signal);
