@@ -4,16 +4,19 @@
  * protocol eras), never from a second connection to the real server. Progress and cancellation go
  * through; the real server's sampling, elicitation and roots stay with the host (this server never
  * asks its client for them). A server that is not running answers with the host's message at once.
+ * Everything of the server's that the client puts before a model is cleaned as @mcp cleans it
+ * (`modelFacing.ts`).
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { McpHost } from '../host';
 import type { ServerConnection } from '../connection/serverConnection';
-import { plainText } from '../text/plainText';
 import { MAX_INSTRUCTIONS_PER_SERVER } from '../tools/serverInstructions';
 import { budgetResult, estimateTextTokens, RESULT_SCHEME, resultTokenBudget, type ResultStore } from '../tools/resultBudget';
+import { cleanCallResult, cleanContents, cleanInstructions, cleanListed, cleanPrompt, cleanPromptResult, cleanTool } from './modelFacing';
 import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
 import { findTools, GATEWAY_CALL_TOOL, GATEWAY_FIND_TOOLS, gatewayTools, isGatewayTool, listPrompts, listTools } from './listBounds';
+import { modelText } from '../text/modelBlock';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
@@ -43,7 +46,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
   // What the client puts before the model, as @mcp gives it: none of an excluded server, the rest
   // without what a reader cannot see and within the per-server cap.
   const instructions = conn?.instructions && !serverRefusal(ctx.policy(), name)
-    ? plainText(conn.instructions, { maxLength: MAX_INSTRUCTIONS_PER_SERVER }) : undefined;
+    ? cleanInstructions(conn.instructions, MAX_INSTRUCTIONS_PER_SERVER) : undefined;
   const server = new Server(
     { name, version: conn?.serverInfo?.version ?? '0.0.0', ...(conn?.serverInfo?.title ? { title: conn.serverInfo.title } : {}) },
     {
@@ -76,7 +79,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    const offered = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]) : [];
+    const offered = c ? offeredTools(ctx.policy(), name, c.catalog.get('tools') as Tool[]).map(cleanTool) : [];
     // Bounded (listBounds.ts): a server of thousands of tools must not grow the client by gigabytes.
     const { listed, left } = listTools(offered);
     const shown = ctx.present && listed.length ? await ctx.present(listed) : listed;
@@ -102,7 +105,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
       try {
         result = await conn.callTool(tool, toolArgs, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
       } catch (e) { return fail(message(e)); }
-      return server.projectCallToolResult(withinBudget(ctx, tool, result), definition?.outputSchema as Record<string, unknown> | undefined);
+      return server.projectCallToolResult(withinBudget(ctx, tool, cleanCallResult(result)), definition?.outputSchema as Record<string, unknown> | undefined);
     };
     if (!isGatewayTool(req.params.name, offered)) return run(c, req.params.name, args, false);
     if (req.params.name === GATEWAY_FIND_TOOLS) return { content: [{ type: 'text', text: findTools(name, catalogue, offered, typeof args.query === 'string' ? args.query : '') }] };
@@ -115,11 +118,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
   });
   server.setRequestHandler('resources/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { resources: c ? [...c.catalog.get('resources')] as never[] : [] };
+    return { resources: c ? c.catalog.get('resources').map(cleanListed) as never[] : [] };
   });
   server.setRequestHandler('resources/templates/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { resourceTemplates: c ? [...c.catalog.get('resourceTemplates')] as never[] : [] };
+    return { resourceTemplates: c ? c.catalog.get('resourceTemplates').map(cleanListed) as never[] : [] };
   });
   server.setRequestHandler('resources/read', async (req, rc) => {
     const uri = req.params.uri;
@@ -127,10 +130,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
       // A result this server returned that was over the budget; other servers' results are not readable here.
       const kept = ctx.results.get(uri);
       if (!kept || kept.server !== name || serverRefusal(ctx.policy(), name)) throw new ProtocolError(INVALID_PARAMS, `Unknown resource ${uri}.`);
-      return { contents: [{ uri, mimeType: 'text/plain', text: kept.text }] };
+      return { contents: [{ uri, mimeType: 'text/plain', text: modelText(kept.text) }] };
     }
     const c = await require('resources/read', rc.mcpReq.signal);
-    return relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+    const read = await relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+    return { ...read, contents: read.contents.map(cleanContents) };
   });
   server.setRequestHandler('resources/subscribe', async (req, rc) => {
     const c = await require('resources/subscribe', rc.mcpReq.signal);
@@ -145,11 +149,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
   });
   server.setRequestHandler('prompts/list', async (_req, rc) => {
     const c = await running(rc.mcpReq.signal);
-    return { prompts: c ? listPrompts(c.catalog.get('prompts')) as never[] : [] };
+    return { prompts: c ? listPrompts(c.catalog.get('prompts').map(p => cleanPrompt(p as { description?: string; arguments?: object[] }))) as never[] : [] };
   });
   server.setRequestHandler('prompts/get', async (req, rc) => {
     const c = await require('prompts/get', rc.mcpReq.signal);
-    return relay(c.getPrompt(req.params.name, req.params.arguments ?? {}, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) }));
+    return cleanPromptResult(await relay(c.getPrompt(req.params.name, req.params.arguments ?? {}, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) })));
   });
   server.setRequestHandler('completion/complete', async (req, rc) => {
     const c = await require('completion/complete', rc.mcpReq.signal);
