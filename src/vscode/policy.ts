@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { mergePolicies, type PolicySource } from '../core/policy/merge';
 import { policyFiles, policyValues, readPolicyFiles } from '../core/policy/policyFile';
 import type { ServerPolicy } from '../core/policy/types';
-import { readSetting, SECTION } from './settingsReader';
+import { readPolicySetting, readSetting, SECTION } from './settingsReader';
 
 const KEYS = { access: 'access', allow: 'allow', deny: 'deny', requireSandbox: 'requireSandbox', registryUrl: 'registryUrl', authorizationServers: 'authorizationServers' } as const;
 
@@ -25,7 +25,7 @@ export function readPolicy(): ServerPolicy {
       : { label, values });
   };
   // A policy-locked value (desktop VS Code) reaches extensions only through get(); it can only narrow, like every source.
-  settings(key => vscode.workspace.getConfiguration(SECTION).get(key), 'VS Code policy (mcpHost.policy.*)');
+  settings(key => readPolicySetting(key.replace(/^policy\./, '')), 'VS Code policy (mcpHost.policy.*)');
   settings(key => readSetting(key), 'your settings (mcpHost.policy.*)');
   return mergePolicies(sources);
 }

@@ -24,6 +24,16 @@ export function readUserValue<T = unknown>(key: string): T | undefined {
   return vscode.workspace.getConfiguration(SECTION).inspect<T>(key)?.globalValue;
 }
 
+/**
+ * `mcpHost.policy.<key>` as VS Code hands it out: a value locked by VS Code's policy (desktop: Group
+ * Policy, a macOS profile, /etc/vscode/policy.json) reaches extensions only through `get()`. Used only for
+ * the policy settings, whose sources can only narrow (vscode/policy.ts): a workspace value seen here
+ * narrows too, never widens.
+ */
+export function readPolicySetting(key: string): unknown {
+  return vscode.workspace.getConfiguration(SECTION).get(`policy.${key}`);
+}
+
 /** The strings of a list setting (other entries are left out). */
 export function readStrings(key: string): string[] {
   const value = readSetting<unknown>(key);

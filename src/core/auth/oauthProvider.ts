@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import { loadDpopSession } from './dpopKeys';
 import type { AuthDeclaration } from '../config/authDecl';
 import { DeclaredGrant } from './grants';
-import { checkAuthorizationPage, checkPkce, registeredFor, untilAborted } from './providerChecks';
+import { checkAuthorizationPage, checkPkce, registeredFor, untilAborted, checkPinned } from './providerChecks';
 import { AuthStorage, type StoredTokens } from './storage';
 import {
   AuthorizationCancelledError, AuthorizationError, SignInRequiredError,
@@ -162,12 +162,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
       this.discoveryCache = await this.options.storage.discovery(this.serverUrl);
       this.discoveryLoaded = true;
     }
-    if (this.discoveryCache) this.checkPinned(this.discoveryCache.authorizationServerUrl);
+    if (this.discoveryCache) checkPinned(this.discoveryCache.authorizationServerUrl, this.options.port.allowedAuthorizationServers?.());
     return this.discoveryCache;
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    this.checkPinned(state.authorizationServerUrl);
+    checkPinned(state.authorizationServerUrl, this.options.port.allowedAuthorizationServers?.());
     this.discoveryCache = state;
     this.discoveryLoaded = true;
     await this.options.storage.saveDiscovery(this.serverUrl, state);
@@ -176,16 +176,6 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (this.flow?.interactive) {
       checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
       checkAuthorizationPage(state.authorizationServerUrl, state.authorizationServerMetadata?.authorization_endpoint);
-    }
-  }
-
-  /** A policy that pins the authorization servers refuses any other, before anything is sent to it. */
-  private checkPinned(issuer: string): void {
-    const allowed = this.options.port.allowedAuthorizationServers?.();
-    if (!allowed) return;
-    const origin = (u: string) => { try { return new URL(u).origin.toLowerCase(); } catch { return undefined; } };
-    if (!allowed.some(a => origin(a) !== undefined && origin(a) === origin(issuer))) {
-      throw new AuthorizationError(`refused by policy: the authorization server ${issuer} is not one of the allowed authorization servers (${allowed.join(', ') || 'none'})`);
     }
   }
 

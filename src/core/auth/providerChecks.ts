@@ -49,3 +49,12 @@ export function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promis
     answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** A policy that pins the authorization servers (`allowed`, origins) refuses any other, before anything is sent to it. */
+export function checkPinned(issuer: string, allowed: readonly string[] | undefined): void {
+  if (!allowed) return;
+  const origin = (u: string) => { try { return new URL(u).origin.toLowerCase(); } catch { return undefined; } };
+  if (!allowed.some(a => origin(a) !== undefined && origin(a) === origin(issuer))) {
+    throw new AuthorizationError(`refused by policy: the authorization server ${issuer} is not one of the allowed authorization servers (${allowed.join(', ') || 'none'})`);
+  }
+}

@@ -1,6 +1,6 @@
 /** Server declarations in the shape of VS Code's `mcp.json`, plus our own `disabled` and `timeout`. */
 import type { Autostart } from '../autostart/policy';
-import type { AuthDeclaration } from './authDecl';
+import type { AuthDeclaration } from './authTypes';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
