@@ -26,14 +26,18 @@ describe('autostart onDemand: a chat turn starts only what it uses', function ()
   this.timeout(240_000);
   const servers = Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [`od${i}`, nodeServer(fixture('crashing'), `${MARKER}=od${i}`)]));
 
+  // The run's own value (BASE_SETTINGS: `always`), put back afterwards: removing it would leave the
+  // default (`onDemand`) for every later test of the run.
+  let runValue: unknown;
   before(async () => {
+    runValue = vscode.workspace.getConfiguration('mcpHost').inspect('autostart')?.globalValue;
     await setSetting('mcpHost.autostart', 'onDemand');
     await pickScriptedModel();
   });
   after(async () => {
     await setSetting('mcpHost.tools.autoApprove', undefined);
     await declareServers(undefined);
-    await setSetting('mcpHost.autostart', undefined);
+    await setSetting('mcpHost.autostart', runValue);
   });
 
   it('a chat turn over 20 cached servers that calls tools of 2 starts 2 processes', async () => {
