@@ -3,7 +3,7 @@
  * honours Workspace Trust, and tells the user about failures with a "Show Log" action.
  */
 import * as vscode from 'vscode';
-import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts } from '../core';
+import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, unlinked, type ConfigProblem, type HostPorts } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import { readAutostart, readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
@@ -106,7 +106,9 @@ export class HostController extends Disposable {
   private notifyError(server: string, message: string): void {
     const showLog = vscode.l10n.t('Show Log'), restart = vscode.l10n.t('Restart'), edit = vscode.l10n.t('Edit Settings');
     const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
-    const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
+    // The message may quote the server (its error's text): no link of its own in a notification either.
+    const reason = unlinked(message);
+    const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, reason, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, reason);
     void vscode.window.showErrorMessage(text, showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
       else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);

@@ -2,6 +2,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { redact, type Logger } from '../logger';
 import type { HostPorts, ServerRef } from '../ports';
+import { plainText, unlinked } from '../text/plainText';
 import { errorText } from './errors';
 import type { RunningClient } from './start/wireClient';
 
@@ -26,12 +27,20 @@ export interface RefusalReport {
   readonly secrets: readonly string[];
 }
 
-/** A server's request refused before MCP Host could handle it: logged each time, the embedder told once per method. */
+/** Methods of one server the embedder is told about: a server naming each request differently gets no notification per request. */
+const MAX_TOLD_METHODS = 5;
+
+/**
+ * A server's request refused before MCP Host could handle it: logged each time, the embedder told once
+ * per method, for a few methods. The method is the server's text (an embedder shows it in a notification
+ * that opens `[label](command:…)` links): cleaned to one short line that is no link.
+ */
 export function reportRefusal(r: RefusalReport, method: string, reason: string): void {
-  r.logger.warn(redact(`Refused the server's ${method} request before MCP Host could handle it: ${reason}`, r.secrets));
-  if (r.reported.has(method)) return;
-  r.reported.add(method);
-  try { r.ports.onRefusedRequest?.(r.ref, method, redact(reason, r.secrets)); }
+  const shown = unlinked(plainText(redact(method, r.secrets), { singleLine: true, maxLength: 100 }));
+  r.logger.warn(redact(`Refused the server's ${shown} request before MCP Host could handle it: ${reason}`, r.secrets));
+  if (r.reported.has(shown) || r.reported.size >= MAX_TOLD_METHODS) return;
+  r.reported.add(shown);
+  try { r.ports.onRefusedRequest?.(r.ref, shown, unlinked(redact(reason, r.secrets))); }
   catch (e) { r.logger.debug(`onRefusedRequest failed: ${errorText(e)}`); }
 }
 

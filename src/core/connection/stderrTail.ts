@@ -3,10 +3,10 @@
  * (`missing API_KEY`, `Invalid values: Argument: channel …`), and an embedder shows it with the failure.
  * Kept raw and few (the transport already cut each line), so a flood of stderr costs a few pointers;
  * cleaned when read, since they are the server's text: secrets redacted, no escapes, controls or bidi
- * characters, one bounded line each.
+ * characters, no `[label](target)` links (a VS Code notification would open them), one bounded line each.
  */
 import { redact } from '../logger';
-import { plainText } from '../text/plainText';
+import { plainText, unlinked } from '../text/plainText';
 
 const KEEP = 5;
 const MAX_LINE = 300;
@@ -33,7 +33,7 @@ export class StderrTail {
 
   /** The lines, oldest first, cleaned for showing; `secrets` are redacted. */
   read(secrets: readonly string[]): string[] {
-    const shown = this.lines.map(l => plainText(redact(l, secrets), { singleLine: true, maxLength: MAX_LINE })).filter(l => l.length > 0);
+    const shown = this.lines.map(l => plainText(unlinked(plainText(redact(l, secrets), { singleLine: true })), { maxLength: MAX_LINE })).filter(l => l.length > 0);
     return shown.filter((l, i) => shown.indexOf(l) === i);
   }
 }

@@ -60,3 +60,12 @@ function cut(s: string, n: number): string {
   const code = s.charCodeAt(n - 1);
   return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
+
+/**
+ * `text` where `[label](target)` is no link: VS Code's notifications open such links (`command:` ones
+ * with their arguments), so a server's text shown in one must not be able to write one. A space between
+ * `]` and `(` keeps every character readable and matches no link syntax (Markdown's or VS Code's).
+ */
+export function unlinked(text: string): string {
+  return text.replace(/\]\(/g, '] (');
+}
