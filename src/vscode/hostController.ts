@@ -107,13 +107,20 @@ export class HostController extends Disposable {
     const showLog = vscode.l10n.t('Show Log'), restart = vscode.l10n.t('Restart'), edit = vscode.l10n.t('Edit Settings');
     const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
     const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
-    void vscode.window.showErrorMessage(text, showLog, restart, edit).then(choice => {
+    void vscode.window.showErrorMessage(noLinks(text), showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
       else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);
       else if (choice === edit) void vscode.commands.executeCommand('mcpHost.openServerDeclaration', server);
     });
   }
 }
+
+/**
+ * A notification's message makes `[text](command:…)`, `(https:…)` and `(file:…)` clickable links, commands
+ * allowed: the server's words in it (its stderr, its error) must not bring a link of theirs into our
+ * notification. `] (` is no link and reads the same.
+ */
+function noLinks(text: string): string { return text.replace(/\]\s*\(/g, '] ('); }
 
 /** The notification stays a few lines long; the row's tooltip has the whole tail. */
 const NOTIFIED_STDERR_LINES = 3;
