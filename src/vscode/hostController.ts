@@ -106,16 +106,16 @@ export class HostController extends Disposable {
   private notifyError(server: string, message: string): void {
     const showLog = vscode.l10n.t('Show Log'), restart = vscode.l10n.t('Restart'), edit = vscode.l10n.t('Edit Settings');
     const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
-    // The message may quote the server (its error's text): no link of its own in a notification either.
-    const reason = unlinked(message);
-    const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, reason, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, reason);
-    void vscode.window.showErrorMessage(text, showLog, restart, edit).then(choice => {
+    // The message may quote the server (its error's text), the tail is the server's: no link of theirs in a notification.
+    const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
+    void vscode.window.showErrorMessage(unlinked(text), showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
       else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);
       else if (choice === edit) void vscode.commands.executeCommand('mcpHost.openServerDeclaration', server);
     });
   }
 }
+
 
 /** The notification stays a few lines long; the row's tooltip has the whole tail. */
 const NOTIFIED_STDERR_LINES = 3;

@@ -34,4 +34,29 @@ describe('error notification in the workbench (Playwright)', function () {
       throw e;
     }
   });
+
+  it('the notification of a server with hostile stderr, as a person reads it', async () => {
+    const { server } = await waitForStep('hostile-notification', 170_000);
+    const { page } = workbench;
+    try {
+      const center = page.locator('.notifications-center');
+      if (!(await center.isVisible())) await page.locator('.part.statusbar .statusbar-item[id="status.notifications"] a, .part.statusbar .statusbar-item[id="status.notifications"]').first().click();
+      const items = page.locator('.notifications-center .notification-list-item', { hasText: `MCP server "${server}"` });
+      await items.first().waitFor({ state: 'visible', timeout: 20_000 });
+      // A second notification of the same failure would arrive right after the first.
+      await page.waitForTimeout(1000);
+      const count = await items.count();
+      const item = items.first();
+      const message = item.locator('.notification-list-item-message');
+      const text = await message.evaluate(e => e.textContent ?? '');
+      const links = await message.locator('a').evaluateAll(as => as.map(a => a.outerHTML));
+      const buttons = await item.locator('.notification-list-item-buttons-container .monaco-button').evaluateAll(bs => bs.map(b => (b.textContent ?? '').trim()));
+      await screenshot('hostile-notification');
+      await stepDone('hostile-notification', { count, text, links, buttons });
+    } catch (e) {
+      await screenshot('hostile-notification-failure').catch(() => undefined);
+      await stepDone('hostile-notification', { error: String(e) });
+      throw e;
+    }
+  });
 });

@@ -67,5 +67,5 @@ function cut(s: string, n: number): string {
  * `]` and `(` keeps every character readable and matches no link syntax (Markdown's or VS Code's).
  */
 export function unlinked(text: string): string {
-  return text.replace(/\]\(/g, '] (');
+  return text.replace(/\]\s*\(/g, '] (');
 }

@@ -1,10 +1,11 @@
 /**
  * The error notification of a failing server, answered by a person (test/ui-workbench/d-notifications.test.mjs
- * clicks its "Show Log" button; the Output view must then show that server's channel with the failure).
+ * clicks its "Show Log" button; the Output view must then show that server's channel with the failure), and
+ * what a person reads in it when the server's stderr is hostile.
  */
 import * as assert from 'node:assert/strict';
 import { setSetting } from '../helpers';
-import { declareServers, waitState } from '../mcpHost';
+import { declareServers, fixture, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
 
 describe('error notification of a server', function () {
@@ -21,5 +22,20 @@ describe('error notification of a server', function () {
     const result = (await uiStep('show-log', { server: 'broken' }, 120_000)) as { error?: string; channel?: string };
     assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
     assert.equal(result.channel, 'MCP: broken');
+  });
+
+  it('attacker: a server that will not start, with hostile stderr, gets one notification: its cleaned last lines, no link of its own, Show Log / Restart / Edit Settings', async () => {
+    await setSetting('mcpHost.autoRestart.maxRestarts', 0);
+    const a = await declareServers({ hostile: { command: process.execPath, args: [fixture('refusesToStart')], env: { FIXTURE_REFUSAL: 'hostile', FIXTURE_FLOOD_MB: '0' } } });
+    await waitState(a.host.require('hostile'), 'error', 20_000);
+    const result = (await uiStep('hostile-notification', { server: 'hostile' }, 120_000)) as { error?: string; count?: number; text?: string; links?: string[]; buttons?: string[] };
+    assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+    assert.equal(result.count, 1, 'one notification for one failure');
+    assert.match(result.text!, /MCP server "hostile": .*Its last stderr lines: .*missing API_KEY yek eht/);
+    assert.match(result.text!, /Verified by MCP Host/, 'the third-last line is there, as text');
+    assert.doesNotMatch(result.text!, /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, JSON.stringify(result.text));
+    assert.ok(result.text!.length < 1500, `a notification of ${result.text!.length} characters`);
+    assert.deepEqual(result.links, [], 'a link the server wrote would be clickable in MCP Host\'s notification');
+    assert.deepEqual(result.buttons, ['Show Log', 'Restart', 'Edit Settings']);
   });
 });
