@@ -39,4 +39,23 @@ describe('stderr tail: links a server writes', function () {
     assert.doesNotMatch(out.error, NOTIFICATION_LINK, out.error);
     assert.match(out.error, /missing API_KEY/);
   });
+
+  it('attacker: a secret the server prints with invisible characters and escapes inside it is redacted once cleaned', async () => {
+    const secret = 'sup3r-s3cret-value';
+    const { host } = createTestHost({
+      variables: { workspaceFolders: [], trusted: true, userHome: process.env.HOME ?? '/', env: process.env, resolveInput: async () => secret },
+    }, { restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 } });
+    try {
+      await host.apply({ leaky: {
+        command: process.execPath,
+        args: ['-e', 'const t = process.env.TOKEN; console.error("token: " + t.split("").join("\u200b")); console.error("again: " + t.slice(0, 5) + "\u001b[0m" + t.slice(5)); process.exit(1)'],
+        env: { TOKEN: '${input:tok}' },
+      } });
+      const conn = host.require('leaky');
+      await waitForState(conn, 'error', 30_000);
+      const tail = conn.stderrTail.join(' | ');
+      assert.match(tail, /token: /, tail);
+      assert.ok(!tail.includes(secret), tail);
+    } finally { await host.shutdown(); }
+  });
 });

@@ -33,7 +33,8 @@ export class StderrTail {
 
   /** The lines, oldest first, cleaned for showing; `secrets` are redacted. */
   read(secrets: readonly string[]): string[] {
-    const shown = this.lines.map(l => plainText(unlinked(plainText(redact(l, secrets), { singleLine: true })), { maxLength: MAX_LINE })).filter(l => l.length > 0);
+    // Redacted again once cleaned: a secret printed with invisible characters or escapes inside it is whole only then.
+    const shown = this.lines.map(l => plainText(unlinked(redact(plainText(redact(l, secrets), { singleLine: true }), secrets)), { maxLength: MAX_LINE })).filter(l => l.length > 0);
     return shown.filter((l, i) => shown.indexOf(l) === i);
   }
 }
