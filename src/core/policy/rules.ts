@@ -5,6 +5,7 @@
  * URLs as `normalUrl` writes them), so a look-alike spelling of a denied thing is not a way around it.
  */
 import { normalUrl, type ProgramFacts } from './facts';
+import type { PackageRef } from './runners';
 
 export type RuleKind = 'name' | 'command' | 'package' | 'url';
 const KINDS: readonly RuleKind[] = ['name', 'command', 'package', 'url'];
@@ -47,7 +48,7 @@ export function ruleMatches(rule: Rule, facts: ProgramFacts): boolean {
       const c = facts.command;
       return !!c && [c.written, c.program, c.file].some(v => v !== undefined && rule.re.test(v));
     }
-    case 'package': return facts.packages.some(p => rule.re.test(p.name) || (p.version !== undefined && rule.re.test(`${p.name}@${p.version}`)));
+    case 'package': return facts.packages.some(p => namesPackage(rule, p));
     case 'url': return facts.url !== undefined && rule.re.test(facts.url);
   }
 }
@@ -64,5 +65,10 @@ export function listAdmits(rules: readonly Rule[], facts: ProgramFacts): boolean
   if (c && rules.some(r => r.kind === 'command' && (r.text.includes('/') || r.text.includes('\\') ? c.file !== undefined && r.re.test(c.file) : r.re.test(c.program)))) return true;
   const packageRules = rules.filter(r => r.kind === 'package');
   return packageRules.length > 0 && !facts.packagesUnsure && facts.packages.length > 0
-    && facts.packages.every(p => packageRules.some(r => r.re.test(p.name) || (p.version !== undefined && r.re.test(`${p.name}@${p.version}`))));
+    && facts.packages.every(p => packageRules.some(r => namesPackage(r, p)));
+}
+
+/** A package rule names `name` or `name@version`. */
+function namesPackage(rule: Rule, p: PackageRef): boolean {
+  return rule.re.test(p.name) || (p.version !== undefined && rule.re.test(`${p.name}@${p.version}`));
 }
