@@ -65,6 +65,8 @@ function servers(run: string): Record<string, unknown> {
 }
 /** Processes of each kind that must run before the host is killed: a server, and its helper where it starts one. */
 const EXPECTED: Record<string, number> = { polite: 1, ignoresEof: 1, setsidHelper: 2, sandboxed: 2 };
+/** How long the host's processes must stay the same before the test acts on them. */
+const SETTLED_MS = 1500;
 
 const envOf = (pid: number, key: string) => read(pid, 'environ').find(e => e.startsWith(`${key}=`))?.slice(key.length + 1);
 const isWatchdog = (pid: number) => read(pid, 'cmdline').includes('MCP_HOST_LAUNCH');
@@ -84,25 +86,40 @@ describeOnLinux('host kill: the servers of a real extension host killed with SIG
     return descendants(server.pid).find(pid => !seenHosts.has(pid) && read(pid, 'cmdline').includes('--type=extensionHost'));
   }
 
-  /** Waits for a new extension host whose MCP Host runs every server; returns it and every process of this run it started. */
+  /** Every process of this run the host started now (servers, helpers, srt and bubblewrap), and its watchdogs. */
+  function snapshot(host: number): { all: Seen[]; watchdogs: Seen[]; complete: boolean } {
+    const t = table();
+    const all: Seen[] = [];
+    const counts: Record<string, number> = {};
+    const watchdogs: Seen[] = [];
+    for (const pid of descendants(host, t)) {
+      const kind = envOf(pid, 'HOSTKILL_RUN') === run ? envOf(pid, 'HOSTKILL_KIND') : undefined;
+      // srt and bubblewrap carry the launch token too: everything the launches started counts.
+      const launched = kind ?? (envOf(pid, 'MCP_HOST_LAUNCH') ? 'launch' : undefined);
+      if (isWatchdog(pid)) { watchdogs.push({ pid, start: t.get(pid)!.start, what: 'watchdog' }); all.push(watchdogs.at(-1)!); }
+      else if (launched) all.push({ pid, start: t.get(pid)!.start, what: launched });
+      if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    return { all, watchdogs, complete: Object.entries(EXPECTED).every(([k, n]) => (counts[k] ?? 0) >= n) };
+  }
+  const identity = (all: readonly Seen[]) => all.map(s => `${s.pid}@${s.start}`).sort().join(' ');
+
+  /**
+   * Waits for a new extension host whose MCP Host runs every server, and for its processes to settle:
+   * the early start hands its processes to the connections (and stops any it started for nothing), and
+   * the main bundle starts its own watchdog meanwhile. A snapshot taken mid-way would miss a watchdog.
+   */
   async function serversRunning(): Promise<{ host: number; all: Seen[]; watchdogs: Seen[] }> {
     const host = await waitFor(extensionHost, 'an extension host', 180_000);
     seenHosts.add(host);
+    let since: { id: string; at: number } | undefined;
     return waitFor(() => {
-      const t = table();
-      const all: Seen[] = [];
-      const counts: Record<string, number> = {};
-      const watchdogs: Seen[] = [];
-      for (const pid of descendants(host, t)) {
-        const kind = envOf(pid, 'HOSTKILL_RUN') === run ? envOf(pid, 'HOSTKILL_KIND') : undefined;
-        // srt and bubblewrap carry the launch token too: everything the launches started counts.
-        const launched = kind ?? (envOf(pid, 'MCP_HOST_LAUNCH') ? 'launch' : undefined);
-        if (isWatchdog(pid)) { watchdogs.push({ pid, start: t.get(pid)!.start, what: 'watchdog' }); all.push(watchdogs.at(-1)!); }
-        else if (launched) all.push({ pid, start: t.get(pid)!.start, what: launched });
-        if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
-      }
-      return Object.entries(EXPECTED).every(([k, n]) => (counts[k] ?? 0) >= n) ? { host, all, watchdogs } : undefined;
-    }, 'every server and helper of the new extension host running', 120_000);
+      const now = snapshot(host);
+      if (!now.complete) { since = undefined; return undefined; }
+      const id = identity(now.all);
+      if (since?.id !== id) { since = { id, at: Date.now() }; return undefined; }
+      return Date.now() - since.at >= SETTLED_MS ? { host, ...now } : undefined;
+    }, 'every server and helper of the new extension host running, the same processes for 1.5 s', 120_000);
   }
 
   before(async () => {
@@ -152,9 +169,12 @@ describeOnLinux('host kill: the servers of a real extension host killed with SIG
 
   it('kill -9 of the extension host and its watchdog: the next extension host\'s activation sweeps what they left', async () => {
     const pause = await openWindow();
-    const { host, all, watchdogs } = await serversRunning();
-    assert.ok(watchdogs.length > 0, 'the host runs a watchdog');
+    const { host, all } = await serversRunning();
     await pause();
+    // Read again once the window is paused: a watchdog replaced meanwhile must be frozen too.
+    const { watchdogs } = snapshot(host);
+    assert.ok(watchdogs.length > 0, 'the host runs a watchdog');
+    all.push(...watchdogs.filter(w => !all.some(s => s.pid === w.pid && s.start === w.start)));
     // A power cut of the editor: the watchdogs (the early bundle has its own) are frozen first, so they never see the host's end.
     for (const w of watchdogs) process.kill(w.pid, 'SIGSTOP');
     process.kill(host, 'SIGKILL');
