@@ -115,7 +115,9 @@ describeOnLinux('lifecycle: the servers die with their host', function () {
 
   /** Every process the host started, the watchdog among them: its descendants, and each server's helper (by then in its own session, still a child). */
   function everything(s: Started): number[] {
-    const helpers = Object.values(s.pids).flatMap(p => (p.grandchildPid ? [p.grandchildPid] : []));
+    // A sandboxed server runs in its own PID namespace: the pids it reports are not this machine's
+    // (its helper's 9 may be a kernel thread here); the tree already holds its processes.
+    const helpers = Object.values(s.pids).filter(p => s.tree.includes(p.pid)).flatMap(p => (p.grandchildPid ? [p.grandchildPid] : []));
     return [...new Set([...s.tree, ...helpers])];
   }
 
