@@ -43,7 +43,7 @@ describe('stderr tail: why a local server did not start', function () {
         assert.ok(line.length <= 300, `a line of ${line.length} characters`);
       }
       // Its reason, last, without the escapes around it (no hyperlink, no bold, no reversed text).
-      assert.equal(tail.at(-1), 'missing API_KEY yek eht');
+      assert.equal(tail.at(-1), 'missing API_KEY yek eht', `the server's state: ${conn.state}, ${conn.message ?? ''}`);
       assert.ok(JSON.stringify(tail).length < 2000, 'the whole tail stays small');
     } finally { await host.shutdown(); }
   });

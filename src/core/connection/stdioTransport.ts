@@ -43,6 +43,8 @@ export class StdioTransport implements Transport {
   private child?: ChildProcess;
   private closing = false;
   private finishWarden: () => void = () => {};
+  /** Resolves once the process has exited and its stdout and stderr have ended ('close'). */
+  private closed?: Promise<void>;
   /** Resolves at the next 'drain' of the server's stdin, while a write waits for one. */
   private drained?: Promise<void>;
   exitInfo?: ExitInfo;
@@ -93,6 +95,7 @@ export class StdioTransport implements Transport {
         // init; stop() sweeps the group, and so must an exit nobody asked for.
         if (!this.closing) void sweepGroup(child);
       });
+      this.closed = new Promise(done => child.once('close', () => done()));
       child.once('close', (code, signal) => {
         this.exitInfo = { code, signal };
         this.child = undefined;
@@ -152,9 +155,15 @@ export class StdioTransport implements Transport {
     try { child.stdin?.end(); } catch { /* already closed */ }
     const exited = await waitExit(child, 500);
     await terminateTree(child, exited ? 0 : 2000, seen);
+    // 'exit' can come before the pipes are read to their end: what a server said last on stderr (why it
+    // did not start) is kept before the failure is reported. Bounded: the tree is gone, its pipes close.
+    await Promise.race([this.closed, new Promise(r => setTimeout(r, STDIO_END_MS).unref())]);
     this.finishWarden();
   }
 }
+
+/** How long a close waits for the pipes of a process that has exited to be read to their end. */
+const STDIO_END_MS = 1000;
 
 /** SIGTERM what is left of an exited leader's group, then SIGKILL whatever ignored it. */
 async function sweepGroup(child: ChildProcess): Promise<void> {
