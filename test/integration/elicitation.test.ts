@@ -33,8 +33,8 @@ function isPick(i: vscode.QuickInput): i is Pick { return 'items' in i; }
 function isBox(i: vscode.QuickInput): i is vscode.InputBox { return 'prompt' in i && !('items' in i); }
 
 /** The next input a flow shows (a new object per step). */
-async function next(): Promise<vscode.QuickInput> {
-  const input = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== lastInput ? a : undefined; }, 10_000, 'the next quick input');
+async function next(ms = 10_000): Promise<vscode.QuickInput> {
+  const input = await waitFor(() => { const a = hooks.quickInput.active; return a && a !== lastInput ? a : undefined; }, ms, 'the next quick input');
   lastInput = input;
   // No wait for rendering: show() sends the whole input (title, items, value) in one message, and the
   // commands a test sends next reach the workbench after it on the same ordered channel. A value the
@@ -46,8 +46,8 @@ async function nextBox(): Promise<vscode.InputBox> {
   assert.ok(isBox(i), `expected an InputBox, got a QuickPick titled ${i.title}`);
   return i;
 }
-async function nextPick(): Promise<Pick> {
-  const i = await next();
+async function nextPick(ms?: number): Promise<Pick> {
+  const i = await next(ms);
   assert.ok(isPick(i), `expected a QuickPick, got an InputBox titled ${i.title}`);
   return i;
 }
@@ -390,20 +390,40 @@ describe('elicitation', function () {
     after(() => setSetting('mcpHost.tools.autoApprove', undefined));
 
     it('shows the consent, opens the page, retries by itself on the completion notification; the model gets the result', async () => {
-      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-auto', url: `${page.base}/grant?key=chat-auto`, completeAfterMs: 1000 }, callId: 'n1' } }], 'Authorized.');
+      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-auto', url: `${page.base}/grant?key=chat-auto`, completeAfterMs: 3000 }, callId: 'n1' } }], 'Authorized.');
       await ask('@mcp authorize the fixture');
-      const consent = await nextPick();
+      // A chat turn comes first (the model's request, the tool call, its -32042): more than one input's wait.
+      const consent = await nextPick(30_000);
       assert.deepEqual([consent.step, consent.totalSteps], [1, 2]);
       assert.match(consent.title ?? '', /MCP server "Eliciting Fixture \(fixture\)" asks you to open a link: Authorize the fixture to continue\./);
       assert.equal(consent.items.find(i => /^\$\(link-external\) Open /.test(i.label))?.detail, `${page.base}/grant?key=chat-auto`);
       await choose(consent, /^\$\(link-external\) Open 127\.0\.0\.1$/);
-      const retry = await nextPick();
-      assert.deepEqual([retry.step, retry.totalSteps, retry.busy], [2, 2, true]);
-      assert.match(retry.items[0].label, /Retry the tool call/);
-      // No accept here: the completion notification retries.
-      const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n1');
+      // No accept here: the completion notification retries. The retry step shows, busy, until it comes —
+      // unless it came while the consent was still being answered (a loaded editor), then the call goes again at once.
+      const requests = requestsAtLeast(2, 30_000);
+      let answered = false;
+      void requests.then(() => { answered = true; }, () => undefined);
+      const retry = await waitFor(() => answered ? 'answered' : (hooks.quickInput.active !== lastInput ? hooks.quickInput.active : undefined), 30_000, 'the retry step or the retried call');
+      if (retry !== 'answered') {
+        lastInput = retry;
+        assert.ok(isPick(retry));
+        assert.deepEqual([retry.step, retry.totalSteps, retry.busy], [2, 2, true]);
+        assert.match(retry.items[0].label, /Retry the tool call/);
+      }
+      const result = toolResultOf((await requests)[1], 'n1');
       assert.deepEqual([result.isError, texts(result)], [false, ['authorized']]);
       await waitFor(() => page.hits.includes('/grant?key=chat-auto'), 15_000, 'the browser to load the page');
+    });
+
+    it('a completion the server sends while its consent is still shown is kept: opening the link retries at once', async () => {
+      // The notification comes 300 ms after the error (after it on the same pipe), while the consent is still unanswered.
+      await scriptedLm.script([{ toolCall: { name: 'fixture_needs-url', input: { key: 'chat-early', url: `${page.base}/grant?key=chat-early`, completeAfterMs: 300 }, callId: 'n0' } }], 'Authorized.');
+      await ask('@mcp authorize the fixture early');
+      const consent = await nextPick(30_000);
+      await new Promise(r => setTimeout(r, 1500));
+      await choose(consent, /^\$\(link-external\) Open 127\.0\.0\.1$/);
+      const result = toolResultOf((await requestsAtLeast(2, 30_000))[1], 'n0');
+      assert.deepEqual([result.isError, texts(result)], [false, ['authorized']]);
     });
 
     it('retries when the user says so (no completion notification); the model gets the result', async () => {

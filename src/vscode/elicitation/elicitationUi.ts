@@ -191,6 +191,10 @@ export class ElicitationUi implements vscode.Disposable {
       reviews.push({ e, review: r.review });
     }
     log.info(`The server requires ${elicitations.length} URL elicitation${elicitations.length === 1 ? '' : 's'} before ${what} can succeed`);
+    // Known from the moment the server names them: a completion it sends while the user is still
+    // reading the consent (a fast browser flow, a busy editor) is kept, not ignored as unknown. Only the
+    // links the user opened are waited for.
+    const known = new Map(reviews.map(({ e }) => [e.elicitationId, this.tracker.track(server.name, e.elicitationId)] as const));
     const tracked = new Map<string, TrackedElicitation>();
     let retry = false;
     try {
@@ -200,13 +204,13 @@ export class ElicitationUi implements vscode.Disposable {
       for (let i = reviews.length - 1; i >= 0; i--) {
         const { e, review } = reviews[i];
         step = urlConsentStep({ server, message: e.message, review, step: i + 1, totalSteps: total, openExternal: url => this.open(server, url) }, choice => {
-          if ((choice === 'opened' || choice === 'copied') && !tracked.has(e.elicitationId)) tracked.set(e.elicitationId, this.tracker.track(server.name, e.elicitationId));
+          if ((choice === 'opened' || choice === 'copied') && !tracked.has(e.elicitationId)) tracked.set(e.elicitationId, known.get(e.elicitationId)!);
           if (choice === 'declined' || choice === 'cancelled') log.info(`URL elicitation ${e.elicitationId}: ${choice}; not retrying`);
         }, step);
       }
       await MultiStepInput.run(step);
     } finally {
-      for (const t of tracked.values()) t.dispose();
+      for (const t of known.values()) t.dispose();
     }
     log.info(retry ? `Retrying ${what}` : `Not retrying ${what}`);
     return retry ? 'retry' : 'stop';
