@@ -62,7 +62,8 @@ export function splitFrontmatter(entry: SkillEntry, text: string): { frontmatter
   let value: unknown;
   try { value = doc.toJS({ maxAliasCount: 16 }); } catch (e) { throw refuse(`has frontmatter that cannot be read (${plainText(String((e as Error).message), { singleLine: true, maxLength: 160 })})`); }
   if (!isRecord(value)) throw refuse('has frontmatter that is not a mapping');
-  const after = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  // The body starts at its first line with content (the blank lines after the fence are layout).
+  const after = rest.slice(close.index + close[0].length).replace(/^(?:[ \t]*\r?\n)+/, '');
   return { frontmatter: value, body: after };
 }
 
