@@ -4,11 +4,12 @@
  * message, and the gateway (VS Code's chat route) passes on a skill file only once it is verified.
  */
 import * as assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/client';
-import { SkillRefusedError, startGateway, type Gateway, type McpHost } from '../../src/core';
+import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION, SkillRefusedError, startGateway, type Gateway, type McpHost } from '../../src/core';
 import { connect } from './gatewayClient';
 import { createTestHost, fixtureServer, node, RecordingLogger, text, waitForState } from './helpers';
 
+const anyResult: StandardSchemaV1<Record<string, unknown>> = { '~standard': { version: 1, vendor: 'test', validate: v => ({ value: v as Record<string, unknown> }) } };
 const WINDOW = { id: 'window-a', label: 'Window A', kind: 'window' as const };
 
 describe('skills of a real server', function () {
@@ -59,5 +60,8 @@ describe('skills of a real server', function () {
     const md = await good.readResource({ uri: 'skill://release-notes/SKILL.md' });
     assert.match((md.contents[0] as { text: string }).text, /SKILL-BODY-RELEASE-NOTES/);
     await assert.rejects(bad.readResource({ uri: 'skill://code-review/SKILL.md' }), /MCP Host did not load skill "code-review" of server "tampered".*digest/);
+    // The route offers no skills as such (README "Skills"): no extension declared, no skills/list.
+    assert.equal((good.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[SKILLS_EXTENSION], undefined);
+    await assert.rejects(good.request({ method: 'skills/list', params: {} }, anyResult), /-32601|not found/i);
   });
 });
