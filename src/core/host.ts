@@ -10,6 +10,7 @@ import { nullLogger, type Logger } from './logger';
 import type { HostPorts } from './ports';
 import type { CatalogKind } from './catalog/serverCatalog';
 import { ServerConnection, type ConnectionOptions, type StateChange } from './connection/serverConnection';
+import { SkillDirectory } from './skills/skillDirectory';
 import { ServerError } from './connection/errors';
 import type { CallOptions } from './connection/requestPath';
 import { CatalogCache, type CachedCatalog } from './catalog/catalogCache';
@@ -50,6 +51,8 @@ export class McpHost extends Disposable {
   private readonly loggers = new Map<string, Logger>();
   private _problems: readonly ConfigProblem[] = [];
   private readonly logger: Logger;
+  /** The skills each server lists (Skills extension, SEP-2640): listed when asked for, read only when loaded. */
+  readonly skills = this._register(new SkillDirectory());
 
   private readonly _onDidChangeServers = this._register(new Emitter<void>());
   /** Servers were added or removed, or problems changed. */

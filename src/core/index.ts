@@ -43,3 +43,4 @@ export { configLocations, type SourceKind } from './onboarding/sources';
 export { REDACTED } from './redact';
 export * from './gateway';
 export * from './policy';
+export * from './skills';

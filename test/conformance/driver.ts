@@ -8,7 +8,11 @@
  * Like a user: the server is declared and started (an automatic start never authorizes), a
  * server that needs a sign-in is signed in (as the Sign In action does), then every tool the
  * server lists is called once, and elicitation requests are accepted with the form's initial
- * values (what pressing Enter through the form sends: the schema defaults).
+ * values (what pressing Enter through the form sends: the schema defaults). A server's skills are
+ * listed (as the Servers view lists them); in the Skills scenarios that are about using a skill
+ * (`sep-2640-client-verify-*`) each one is loaded as an `@mcp` turn loads it, and a loaded skill's
+ * other files are read (as a model following it would), so a host that used a tampered SKILL.md
+ * would go on to read them, which the suite records as a failure. A refused skill is the right outcome.
  *
  * Input: argv[2] = the server URL; MCP_CONFORMANCE_SCENARIO; MCP_CONFORMANCE_CONTEXT (JSON, e.g.
  * the pre-registered client of auth/pre-registration). Exit code 0 when every step succeeded.
@@ -18,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import {
-  HeadlessUserAgent, initialValues, McpHost, MemorySecretStore, planForm, toContent,
+  HeadlessUserAgent, initialValues, McpHost, MemorySecretStore, planForm, readSkillFile, SkillRefusedError, toContent,
   type AuthDeclaration, type AuthPort, type ElicitationHandler, type Logger,
 } from '../../src/core';
 
@@ -106,6 +110,25 @@ function answeredWithError(err: unknown): boolean {
   return false;
 }
 
+/** Lists the server's skills; in the scenarios about using one, loads each and reads its other files. Returns the host's failures. */
+async function useSkills(host: McpHost, server: ReturnType<McpHost['require']>, scenario: string, log: Logger): Promise<number> {
+  const listing = await host.skills.list(server);
+  log.info(`skills: ${listing.skills.map(s => s.name).join(', ') || 'none'}${listing.problems.length ? ` (${listing.problems.join('; ')})` : ''}`);
+  if (!scenario.startsWith('sep-2640-client-verify-')) return 0;
+  for (const entry of listing.skills) {
+    try {
+      const loaded = await host.skills.load(server, entry.name);
+      log.info(`skill ${entry.name} loaded (${loaded.body.length} characters)`);
+      for (const file of entry.files.filter(f => f.uri !== entry.uri)) await readSkillFile(server, entry, file.uri);
+    } catch (e) {
+      if (e instanceof SkillRefusedError) { log.info(e.message); continue; }
+      log.error(`skill ${entry.name}: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 async function main(): Promise<number> {
   const url = process.argv[2];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '?';
@@ -155,6 +178,7 @@ async function main(): Promise<number> {
         log.error(`${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
+    failures += await useSkills(host, server, scenario, log);
   } finally {
     await host.shutdown();
   }

@@ -17,6 +17,7 @@ import { cleanCallResult, cleanContents, cleanInstructions, cleanListed, cleanPr
 import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
 import { findTools, GATEWAY_CALL_TOOL, GATEWAY_FIND_TOOLS, gatewayTools, isGatewayTool, listPrompts, listTools } from './listBounds';
 import { modelText } from '../text/modelBlock';
+import { verifiedSkillRead } from '../skills/skillDirectory';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
@@ -133,7 +134,8 @@ export function createProxyServer(ctx: ProxyContext): Server {
       return { contents: [{ uri, mimeType: 'text/plain', text: modelText(kept.text) }] };
     }
     const c = await require('resources/read', rc.mcpReq.signal);
-    const read = await relay(c.readResource(uri, { signal: rc.mcpReq.signal }));
+    // A file of one of the server's skills is passed on only once verified against its listing (SECURITY.md §30).
+    const read = await relay(verifiedSkillRead(host.skills, c, uri).then(v => v ?? c.readResource(uri, { signal: rc.mcpReq.signal })));
     return { ...read, contents: read.contents.map(cleanContents) };
   });
   server.setRequestHandler('resources/subscribe', async (req, rc) => {

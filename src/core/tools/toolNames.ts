@@ -14,7 +14,9 @@ export const MAX_TOOL_NAME = 64;
 export const MAX_PREFIX = 24;
 /** The progressive-discovery tool offered next to MCP tools; no MCP tool is given this name (nor READ_RESULT_TOOL's). */
 export const FIND_TOOLS = 'find_tools';
-const RESERVED = new Set([FIND_TOOLS, READ_RESULT_TOOL]);
+/** The skills tool of `@mcp` (core/skills LOAD_SKILL; spelled here so tools/ does not import skills/). */
+const LOAD_SKILL_TOOL = 'load_skill';
+const RESERVED = new Set([FIND_TOOLS, READ_RESULT_TOOL, LOAD_SKILL_TOOL]);
 
 export interface NamedTool { readonly server: string; readonly tool: string; readonly name: string }
 

@@ -4,7 +4,7 @@
  * Tool results — errors included — go back to the model; references are shown to the user.
  */
 import * as vscode from 'vscode';
-import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, imagesToShow, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
+import { appContextMessage, appResourceUri, type AppModelContext, boundHistory, budgetResult, countTextTokens, type CountTokens, imagesForModel, imagesToShow, modelToolCost, historyBudget, type HistoryTurn, instructionsMessage, MAX_INSTRUCTIONS_TOTAL, FIND_TOOLS, findToolsDefinition, findToolsResult, LOAD_SKILL, MAX_FOUND_TOOLS, offerTools, READ_RESULT_TOOL, readResultDefinition, resultTokenBudget, type McpHost } from '../../core';
 import { catalogIndex, chatToolBudget, enabledTools, toChatTool, type CatalogTool } from './toolCatalog';
 import { scopedTools } from './requestScope';
 import type { KeptResults } from './keptResults';
@@ -16,6 +16,7 @@ import { resourceFileUri } from '../resources/resourceFileSystem';
 import { PARTICIPANT_ID } from '../lazy/contract';
 import { OPEN_APP_COMMAND } from '../apps/appsFeature';
 import { markdownText } from './markdownText';
+import { ChatSkills } from './chatSkills';
 
 const MAX_ROUNDS = 16;
 /**
@@ -66,7 +67,9 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
   let offerReader = false;
 
   const instructions = new InstructionsSent(deps, request.model.maxInputTokens, stream);
-  const messages = [...instructions.for(offer.offered), ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
+  // Skills of the servers in scope: names and descriptions only; a skill is read when the model loads it.
+  const skills = await ChatSkills.of(deps.host, scoped.servers);
+  const messages = [...instructions.for(offer.offered), ...skills.messages(), ...history(chatContext, request.model.maxInputTokens), ...appContext(deps, all), ...await references(request), vscode.LanguageModelChatMessage.User(request.prompt)];
   // One "Open app" button per server whose app a tool of this response showed, after the answer: a
   // finished response folds everything before its last text into "Completed N steps".
   const appButtons = new Set<string>();
@@ -81,6 +84,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
       const tools = offer.offered.map(toChatTool);
       if (!offer.complete) tools.push(findToolsDefinition);
       if (offerReader) tools.push(readResultDefinition);
+      tools.push(...skills.tools());
       const byName = new Map<string, CatalogTool>(offer.offered.map(t => [t.name, t]));
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('@mcp uses the tools of your MCP servers.') }, token);
       const calls: vscode.LanguageModelToolCallPart[] = [];
@@ -107,6 +111,11 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           const input = (call.input ?? {}) as { uri?: unknown; offset?: unknown; length?: unknown };
           const page = deps.kept.read(String(input.uri ?? ''), Number(input.offset ?? 0), Number(input.length ?? 0) || undefined);
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(page)]));
+          continue;
+        }
+        if (call.name === LOAD_SKILL && skills.offered.length) {
+          const loaded = await skills.load(call.input, stream);
+          results.push(new ToolResult(call.callId, [new vscode.LanguageModelTextPart(loaded.text)], loaded.isError));
           continue;
         }
         const t = byName.get(call.name);

@@ -2,12 +2,14 @@
 import * as vscode from 'vscode';
 import { inScope, parseScope, type McpHost } from '../../core';
 import { enabledTools, type CatalogTool } from './toolCatalog';
-import { toolSets } from './toolSettings';
+import { chatExcludedServers, toolSets } from './toolSettings';
 
 export interface ScopedRequest {
   readonly tools: CatalogTool[];
   /** The request without its scope words (what the tools are ranked against). */
   readonly prompt: string;
+  /** The servers in scope (also those without tools: their skills are offered). */
+  readonly servers: readonly string[];
 }
 
 /** The request's tools, or undefined after telling the user why the request cannot run (a `/use` naming nothing known). */
@@ -23,8 +25,10 @@ export function scopedTools(host: McpHost, request: vscode.ChatRequest, stream: 
       : vscode.l10n.t('Name the servers or tool sets to use, e.g. `/use github,jira fix the login bug`. Known: {0}.', known || '—'));
     return undefined;
   }
-  if (!scope.patterns) return { tools: all, prompt: request.prompt };
+  const excluded = new Set(chatExcludedServers());
+  const running = host.servers.filter(c => c.state === 'running' && !excluded.has(c.name)).map(c => c.name);
+  if (!scope.patterns) return { tools: all, prompt: request.prompt, servers: running };
   const tools = all.filter(t => inScope(scope, t.server, t.tool.name));
   stream.markdown(vscode.l10n.t('_Using only the tools of {0} ({1})._\n\n', scope.names.join(', '), tools.length));
-  return { tools, prompt: scope.prompt };
+  return { tools, prompt: scope.prompt, servers: running.filter(s => tools.some(t => t.server === s) || scope.names.includes(s)) };
 }

@@ -1,6 +1,6 @@
 /** The nodes of the Servers view; `contextValue`s are composite (`server:running`). */
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
-import type { ConfigProblem, DiscoverySource, ServerConnection, WithheldReason } from '../../core';
+import type { ConfigProblem, DiscoverySource, ServerConnection, SkillEntry, WithheldReason } from '../../core';
 
 export type ServerNode =
   | { readonly kind: 'server'; readonly name: string; readonly conn: ServerConnection }
@@ -8,6 +8,8 @@ export type ServerNode =
   | { readonly kind: 'untrusted'; readonly name: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly server: string; readonly prompt: Prompt; readonly cached?: true }
   | { readonly kind: 'tool'; readonly name: string; readonly server: string; readonly tool: Tool; readonly cached?: true }
+  /** A skill the server lists (Skills extension): only its listing entry; nothing of it is read until it is loaded. */
+  | { readonly kind: 'skill'; readonly name: string; readonly server: string; readonly skill: SkillEntry }
   /** One enabled `mcpHost.discovery` source; `name` is its label. */
   | { readonly kind: 'source'; readonly name: string; readonly source: DiscoverySource }
   /** A discovered server that does not run here, and why; `name` is its host name (`<name>@<source>`). */

@@ -1,11 +1,12 @@
 /** The Servers view: state icon, transport and counts (or the error), tooltip with server details. */
 import * as vscode from 'vscode';
-import { appResourceUri, plainText, toolVisibility, type CachedCatalog, type ServerConnection } from '../../core';
+import { appResourceUri, offersSkills, plainText, toolVisibility, type CachedCatalog, type ServerConnection } from '../../core';
 import type { HostController } from '../hostController';
 import { catalogCounts, catalogNodes, serverNodes, type ServerNode } from './serversTree';
 import { toolTreeItem } from '../tools/toolTreeItem';
 import { promptTreeItem } from '../prompts/promptTreeItem';
 import { discoveryTreeItem } from './discoveryItems';
+import { skillNodes, skillTreeItem } from './skillItems';
 import { sourceChildren } from './discoveryNodes';
 import type { OfferLines } from '../native/offeredIn';
 
@@ -26,8 +27,11 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); } };
   }
 
-  getChildren(node?: ServerNode): ServerNode[] {
-    if (node?.kind === 'server') return catalogNodes(node.conn, this.controller.host.cachedCatalog(node.name));
+  getChildren(node?: ServerNode): ServerNode[] | Promise<ServerNode[]> {
+    if (node?.kind === 'server') {
+      const catalog = catalogNodes(node.conn, this.controller.host.cachedCatalog(node.name));
+      return offersSkills(node.conn) ? skillNodes(this.controller.host, node.conn).then(skills => [...skills, ...catalog]) : catalog;
+    }
     if (node?.kind === 'source') return sourceChildren(this.controller, node.source);
     return node ? [] : serverNodes(this.controller);
   }
@@ -35,6 +39,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   getTreeItem(node: ServerNode): vscode.TreeItem {
     if (node.kind === 'prompt') return cachedMark(promptTreeItem(node.server, node.prompt), node.cached);
     if (node.kind === 'tool') return cachedMark(toolTreeItem(node.server, node.tool), node.cached);
+    if (node.kind === 'skill') return skillTreeItem(node.skill);
     if (node.kind === 'source' || node.kind === 'withheld' || node.kind === 'sourceFile') return discoveryTreeItem(this.controller, node);
     const origin = this.controller.discovered.originOf(node.name);
     // A discovered server is shown by the name its file gives it, under its source's node.
@@ -66,7 +71,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
     item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
     const counts = catalogCounts(conn, cached);
-    if (counts.prompts || counts.tools) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    if (counts.prompts || counts.tools || (conn.state === 'running' && offersSkills(conn))) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
 
