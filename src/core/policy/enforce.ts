@@ -6,13 +6,14 @@
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { parseSandbox } from '../config/sandboxDecl';
 import type { ConfigProblem, ResolvedLaunch, ServerDeclaration } from '../config/types';
 import { declarationFacts, launchFacts } from './facts';
 import { policyRuleErrors, policyVerdict } from './gate';
 import type { ServerPolicy } from './types';
 
-/** The sandbox rules of a declaration that says only `"sandbox": true`. */
-const DEFAULT_SANDBOX = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { deniedDomains: [] } } as const;
+/** The sandbox rules of a declaration that says only `"sandbox": true`, as the parser reads it. */
+const DEFAULT_SANDBOX = parseSandbox(true, () => undefined)!;
 
 export interface PolicyFilterResult {
   /** Admitted declarations (and those decided at launch), a local one sandboxed when the policy requires it. */

@@ -36,7 +36,7 @@ export function entryRow(entry: RegistryEntry): RowItem {
 
 export async function browseRegistry(ctx: OnboardingContext): Promise<InstallResult> {
   let client: RegistryClient;
-  try { client = new RegistryClient(registryUrl()); } catch (e) {
+  try { client = new RegistryClient(registryUrl(ctx.controller.policy)); } catch (e) {
     void vscode.window.showErrorMessage((e as Error).message);
     return { status: 'refused', message: (e as Error).message };
   }
