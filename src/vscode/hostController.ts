@@ -25,7 +25,7 @@ export class HostController extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache' | 'policy'>> = {}, private readonly discovery?: DiscoveryFeed) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache' | 'policy' | 'registryInstall'>> = {}, private readonly discovery?: DiscoveryFeed) {
     super();
     this.policyPort = features.policy;
     const ports: HostPorts = {
@@ -78,6 +78,8 @@ export class HostController extends Disposable {
   get untrusted(): readonly string[] { return this._untrusted; }
   get problems(): readonly ConfigProblem[] { return this.host.problems; }
   scopeOf(name: string): DeclarationScope | undefined { return this._scopes.get(name); }
+  /** Where `name` comes from: a settings scope, or another program's config (discovery, which scopeOf calls workspace). */
+  originOf(name: string): DeclarationScope | 'discovered' | undefined { return this._discovery.originOf(name) ? 'discovered' : this._scopes.get(name); }
   /** The window's policy as the host enforces it (cached; re-read when a policy file or setting changes). */
   get policy(): ServerPolicy | undefined { return this.policyPort?.(); }
   /** Discovered servers (mcpHost.discovery) as of the last reload. */
