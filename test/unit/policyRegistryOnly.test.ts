@@ -113,8 +113,11 @@ describe('policy registryOnly: only what MCP Host installed from the registry ru
   it('a deny rule still wins over a recorded install, and without the embedder\'s records (CLI, API) nothing runs', async () => {
     const installed = install(npmEntry, 'weather', 'package');
     const denying = policyOf({ access: 'registryOnly', registryUrl: REGISTRY, deny: ['package:@acme/*'] });
-    const denied = await createTestHost({ policy: () => denying, registryInstall: () => installed.record }).host.apply({ weather: installed.declaration });
-    assert.match(refusal(denied.problems, 'weather'), /the rule "package:@acme\/\*" of the deny list/);
+    const denyingHost = createTestHost({ policy: () => denying, registryInstall: () => installed.record }).host;
+    try {
+      const denied = await denyingHost.apply({ weather: installed.declaration });
+      assert.match(refusal(denied.problems, 'weather'), /the rule "package:@acme\/\*" of the deny list/);
+    } finally { await denyingHost.shutdown(); }
     const { host } = createTestHost({ policy: () => registryOnly });
     try {
       const r = await host.apply({ weather: installed.declaration });
