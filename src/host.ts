@@ -44,6 +44,7 @@ import { NativeConsent } from './vscode/native/nativeConsent';
 import { NativeServers } from './vscode/native/nativeServers';
 import { offerLines } from './vscode/native/offeredIn';
 import { WindowPolicy } from './vscode/policy';
+import { RegistryInstallRecords } from './vscode/registry/installRecords';
 
 /**
  * What buildHost() made: the running host for the activation entry (LoadedHost), and the parts it is
@@ -84,9 +85,12 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   const sampling = new SamplingFeature(logs, inputs, consent.sampling);
   const oauth = createOAuth(context, request => inputs.resolve(request), message => hostLog.info(message));
   const policy = new WindowPolicy();
+  // What registryOnly admits: the installs MCP Host made from the registry, kept in its own storage (never settings).
+  const registryInstalls = new RegistryInstallRecords(context);
   controller = new HostController(logs, inputs, roots, String(context.extension.packageJSON.version ?? '0.0.0'), {
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     policy: () => policy.current,
+    registryInstall: name => registryInstalls.lookup(name, controller?.originOf(name)),
     sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
     earlyProcesses,
     // In the extension's own storage, never a folder a workspace controls; the scope keeps a workspace's declaration apart from the user's.
@@ -107,11 +111,11 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
     ...registerOnboarding({ controller, logs, inputs }, context, name => discovered.fileOf(name)),
-    ...registerRegistry({ controller, logs, inputs }, context.globalStorageUri),
+    ...registerRegistry({ controller, logs, inputs, registryInstalls }, context.globalStorageUri),
   );
   context.subscriptions.push(new DevMode(controller.host, logs));
   const uris = new UriRouter(oauth.userAgent);
-  uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs }));
+  uris.route(INSTALL_LINK_PATH, installLinkHandler({ controller, logs, inputs, registryInstalls }));
   context.subscriptions.push(vscode.window.registerUriHandler(uris));
   const resources = registerResources(controller.host, late);
   context.subscriptions.push(resources);

@@ -106,7 +106,7 @@ export class McpHost extends Disposable {
   async apply(raw: unknown): Promise<ApplyResult> {
     const parsed = parseServers(raw);
     // The policy's refusals are problems of their servers: a refused server gets no connection at all.
-    const admitted = applyPolicy(parsed.servers, this.options.ports.policy?.());
+    const admitted = applyPolicy(parsed.servers, this.options.ports.policy?.(), this.options.ports.registryInstall);
     const servers = admitted.servers;
     const problems = [...parsed.problems, ...admitted.problems];
     const cacheKey = (name: string) => this.cacheKey(raw, name);

@@ -11,6 +11,7 @@ import type { SandboxPort } from './sandbox/types';
 import type { EarlyProcesses } from './connection/earlyProcesses';
 import type { ServerRef } from './serverRef';
 import type { ServerPolicy } from './policy/types';
+import type { RegistryInstall } from './policy/registryInstalls';
 import type { DeclarationPlace } from './tools/programIdentity';
 
 export type { ServerRef } from './serverRef';
@@ -58,6 +59,12 @@ export interface HostPorts {
    * apply() and at every start; absent: no restriction.
    */
   readonly policy?: () => ServerPolicy;
+  /**
+   * The record the embedder made when it installed `server` from the MCP registry, for the place the
+   * server is declared now (a workspace's or another program's copy of a user install has none). Only
+   * a policy with access `registryOnly` asks; without this port such a policy admits no server.
+   */
+  readonly registryInstall?: (server: string) => RegistryInstall | undefined;
   /** Processes the embedder started before the host existed (connection/earlyProcesses.ts); a start takes the one for its launch. */
   readonly earlyProcesses?: Pick<EarlyProcesses, 'take'>;
 }

@@ -3,7 +3,7 @@
  * honours Workspace Trust, and tells the user about failures with a "Show Log" action.
  */
 import * as vscode from 'vscode';
-import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, unlinked, type ConfigProblem, type HostPorts } from '../core';
+import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, unlinked, type ConfigProblem, type HostPorts, type ServerPolicy } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import { readAutostart, readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
@@ -19,13 +19,15 @@ export class HostController extends Disposable {
   private _scopes: ReadonlyMap<string, DeclarationScope> = new Map();
   private _discovery = new DiscoveryState();
   private applying: Promise<unknown> = Promise.resolve();
+  private readonly policyPort?: () => ServerPolicy;
   private readonly _onDidChange = this._register(new Emitter<void>());
   /** Anything shown in the views changed (servers, states, catalogs, problems). */
   readonly onDidChange = this._onDidChange.event;
 
   /** `features` adds ports owned by feature modules (sampling, elicitation, OAuth) without touching this file. */
-  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache' | 'policy'>> = {}, private readonly discovery?: DiscoveryFeed) {
+  constructor(private readonly logs: ServerLogs, inputs: InputStore, roots: WorkspaceRoots, extensionVersion: string, features: Partial<Pick<HostPorts, 'sampling' | 'elicitation' | 'auth' | 'sandbox' | 'earlyProcesses' | 'catalogCache' | 'policy' | 'registryInstall'>> = {}, private readonly discovery?: DiscoveryFeed) {
     super();
+    this.policyPort = features.policy;
     const ports: HostPorts = {
       clientInfo: { name: 'mcp-host-vscode', title: 'MCP Host for VS Code', version: extensionVersion },
       roots,
@@ -76,6 +78,10 @@ export class HostController extends Disposable {
   get untrusted(): readonly string[] { return this._untrusted; }
   get problems(): readonly ConfigProblem[] { return this.host.problems; }
   scopeOf(name: string): DeclarationScope | undefined { return this._scopes.get(name); }
+  /** Where `name` comes from: a settings scope, or another program's config (discovery, which scopeOf calls workspace). */
+  originOf(name: string): DeclarationScope | 'discovered' | undefined { return this._discovery.originOf(name) ? 'discovered' : this._scopes.get(name); }
+  /** The window's policy as the host enforces it (cached; re-read when a policy file or setting changes). */
+  get policy(): ServerPolicy | undefined { return this.policyPort?.(); }
   /** Discovered servers (mcpHost.discovery) as of the last reload. */
   get discovered(): DiscoveryState { return this._discovery; }
 

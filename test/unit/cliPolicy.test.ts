@@ -29,4 +29,18 @@ describe('CLI: the policy files hold (issue 32)', function () {
     assert.match(r.stdout + r.stderr, /Refused by policy: MCP servers are turned off here \(access "none"\) \(set by .*unreadable/s);
     assert.notEqual(r.code, 0);
   });
+
+  it('access registryOnly: the CLI has no record of installing anything from the registry, so a declaration claiming an entry never runs', async () => {
+    const ws = workspace('mcp.json', { servers: {} });
+    const ran = path.join(ws, 'claimed.ran');
+    fs.writeFileSync(path.join(ws, '.vscode', 'mcp.json'), JSON.stringify({ servers: { claimed: {
+      command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(ran)}, ''); setInterval(() => {}, 1000)`],
+      registry: { name: 'io.github.acme/weather', version: '1.2.0' },
+    } } }));
+    const policyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-policy-')), 'policy.json');
+    fs.writeFileSync(policyFile, JSON.stringify({ McpHostAccess: 'registryOnly' }));
+    const r = await runCli(['--yes', '--timeout', '3', 'list'], ws, { MCP_HOST_POLICY_FILE: policyFile });
+    assert.match(r.stdout + r.stderr, /claimed.*Refused by policy: only servers installed from the MCP registry may run here \(access "registryOnly"\) \(set by .*policy\.json\), and MCP Host has no record of installing it/s);
+    assert.ok(!fs.existsSync(ran), 'the refused server ran');
+  });
 });

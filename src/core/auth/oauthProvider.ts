@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import { loadDpopSession } from './dpopKeys';
 import type { AuthDeclaration } from '../config/authDecl';
 import { DeclaredGrant } from './grants';
-import { checkAuthorizationPage, checkPkce, registeredFor, untilAborted, checkPinned } from './providerChecks';
+import { checkAuthorizationPage, checkPkce, registeredFor, untilAborted, checkPinned, usesEndpointFallback } from './providerChecks';
 import { AuthStorage, type StoredTokens } from './storage';
 import {
   AuthorizationCancelledError, AuthorizationError, SignInRequiredError,
@@ -174,7 +174,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.options.logger.info(`OAuth: authorization server ${state.authorizationServerUrl}${state.resourceMetadata ? ` (protected resource ${state.resourceMetadata.resource})` : ' (no protected resource metadata; legacy discovery)'}`);
     // Refuse before registering anywhere if the authorization server cannot do PKCE or sends the user somewhere unsafe.
     if (this.flow?.interactive) {
-      checkPkce(state.authorizationServerUrl, state.authorizationServerMetadata);
+      checkPkce(this.serverUrl, state);
       checkAuthorizationPage(state.authorizationServerUrl, state.authorizationServerMetadata?.authorization_endpoint);
     }
   }
@@ -231,7 +231,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       this.options.logger.info('OAuth: using the client ID metadata document as client_id');
       return undefined; // the SDK uses clientMetadataUrl
     }
-    if (md?.registration_endpoint) {
+    if (md?.registration_endpoint || (!md && usesEndpointFallback(this.serverUrl, await this.discoveryState()))) {
       // The SDK reads clientMetadata (with its redirect URI) before it asks us for the client: when
       // the channel opened only just now, that read saw no redirect URI, so auth() starts again.
       if (!registeredWith) throw new RegisterAgainError();
@@ -316,7 +316,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     // Reached only when a browser round trip is needed (no tokens, refresh impossible or refused).
     if (!flow?.interactive) throw new SignInRequiredError();
     const discovery = await this.discoveryState();
-    checkPkce(discovery?.authorizationServerUrl ?? '?', discovery?.authorizationServerMetadata);
+    checkPkce(this.serverUrl, discovery);
     const channel = await flow.ensureChannel();
     const pre = await this.preRegisteredClient();
     const issuer = discovery?.authorizationServerUrl;
@@ -340,7 +340,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const flow = this.flow;
     if (!flow?.interactive || !flow.state) throw new SignInRequiredError();
-    checkAuthorizationPage(await this.issuer() ?? '?', authorizationUrl.href);
+    const discovery = await this.discoveryState();
+    checkAuthorizationPage(discovery?.authorizationServerUrl ?? '?', authorizationUrl.href, discovery?.authorizationServerMetadata ? undefined : this.serverUrl);
     const channel = await flow.ensureChannel();
     flow.requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
     this.options.logger.info(`OAuth: sending the user to ${authorizationUrl.host}${authorizationUrl.pathname}${flow.requestedScope ? ` (scope: ${flow.requestedScope})` : ''}`);

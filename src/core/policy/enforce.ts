@@ -6,13 +6,18 @@
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { parseSandbox } from '../config/sandboxDecl';
 import type { ConfigProblem, ResolvedLaunch, ServerDeclaration } from '../config/types';
 import { declarationFacts, launchFacts } from './facts';
 import { policyRuleErrors, policyVerdict } from './gate';
+import { declarationStanding, launchStanding, type RegistryInstall } from './registryInstalls';
 import type { ServerPolicy } from './types';
 
-/** The sandbox rules of a declaration that says only `"sandbox": true`. */
-const DEFAULT_SANDBOX = { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { deniedDomains: [] } } as const;
+/** The embedder's record of installing `server` from the registry, for the place it is declared now (HostPorts.registryInstall). */
+export type RegistryInstallLookup = (server: string) => RegistryInstall | undefined;
+
+/** The sandbox rules of a declaration that says only `"sandbox": true`, as the parser reads it. */
+const DEFAULT_SANDBOX = parseSandbox(true, () => undefined)!;
 
 export interface PolicyFilterResult {
   /** Admitted declarations (and those decided at launch), a local one sandboxed when the policy requires it. */
@@ -20,12 +25,13 @@ export interface PolicyFilterResult {
   readonly problems: readonly ConfigProblem[];
 }
 
-export function applyPolicy(servers: readonly ServerDeclaration[], policy: ServerPolicy | undefined): PolicyFilterResult {
+export function applyPolicy(servers: readonly ServerDeclaration[], policy: ServerPolicy | undefined, installs?: RegistryInstallLookup): PolicyFilterResult {
   if (!policy) return { servers, problems: [] };
   const problems: ConfigProblem[] = policyRuleErrors(policy).map(message => ({ server: '', field: 'policy', severity: 'warning', message: `A policy rule is not understood and is ignored: ${message}.` }));
   const out: ServerDeclaration[] = [];
   for (const decl of servers) {
-    const verdict = policyVerdict(declarationFacts(decl), policy);
+    const registry = policy.access === 'registryOnly' ? declarationStanding(decl, installs?.(decl.name), policy) : undefined;
+    const verdict = policyVerdict(declarationFacts(decl), policy, registry);
     if (verdict.kind === 'refused') { problems.push({ server: decl.name, severity: 'error', message: verdict.message }); continue; }
     out.push(policy.requireSandbox && decl.type === 'stdio' && decl.sandbox === undefined ? { ...decl, sandbox: DEFAULT_SANDBOX } : decl);
   }
@@ -36,14 +42,16 @@ export function applyPolicy(servers: readonly ServerDeclaration[], policy: Serve
 export function admittedAsWritten(decl: ServerDeclaration, policy: ServerPolicy | undefined): boolean {
   if (!policy) return true;
   if (policy.requireSandbox && decl.type === 'stdio') return false; // the host sandboxes it; the early start does not
+  if (policy.access === 'registryOnly') return false; // the host's install records decide; the early start does not read them
   return policyVerdict(declarationFacts(decl), policy).kind === 'admitted';
 }
 
-/** The refusal message for a resolved launch, or undefined when the policy admits it. */
-export async function launchRefusal(name: string, launch: ResolvedLaunch, policy: ServerPolicy | undefined): Promise<string | undefined> {
+/** The refusal message for a resolved launch of `decl`, or undefined when the policy admits it. */
+export async function launchRefusal(decl: ServerDeclaration, launch: ResolvedLaunch, policy: ServerPolicy | undefined, installs?: RegistryInstallLookup): Promise<string | undefined> {
   if (!policy) return undefined;
   const file = launch.type === 'stdio' ? await commandFile(launch.command, launch.env, launch.cwd) : undefined;
-  const verdict = policyVerdict(launchFacts(name, launch, file), policy);
+  const registry = policy.access === 'registryOnly' ? launchStanding(decl, installs?.(decl.name), launch, policy) : undefined;
+  const verdict = policyVerdict(launchFacts(decl.name, launch, file), policy, registry);
   return verdict.kind === 'refused' ? verdict.message : verdict.kind === 'atLaunch' ? 'Refused by policy: what this server runs could not be decided.' : undefined;
 }
 

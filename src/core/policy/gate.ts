@@ -5,6 +5,7 @@
  * launch.
  */
 import type { ProgramFacts } from './facts';
+import type { RegistryStanding } from './registryInstalls';
 import { listAdmits, parseRule, ruleMatches, type Rule } from './rules';
 import type { ServerPolicy } from './types';
 
@@ -38,11 +39,16 @@ export function policyRuleErrors(policy: ServerPolicy): readonly string[] {
 
 const by = (policy: ServerPolicy, field: keyof ServerPolicy['sources']) => policy.sources[field] ? ` (set by ${policy.sources[field]})` : '';
 
-export function policyVerdict(facts: ProgramFacts, policy: ServerPolicy): PolicyVerdict {
+/** `registry`: whether the server is a recorded registry install (registryInstalls.ts); absent: not one. */
+export function policyVerdict(facts: ProgramFacts, policy: ServerPolicy, registry?: RegistryStanding): PolicyVerdict {
   if (policy.access === 'none') return { kind: 'refused', message: `Refused by policy: MCP servers are turned off here (access "none")${by(policy, 'access')}.` };
   const { deny, allow } = rulesOf(policy);
   const denied = deny.find(r => ruleMatches(r, facts));
   if (denied) return { kind: 'refused', message: `Refused by policy: the rule "${denied.text}" of the deny list${by(policy, 'deny')} matches this server.` };
+  if (policy.access === 'registryOnly' && !registry?.installed) {
+    const why = registry && !registry.installed ? registry.why : 'MCP Host has no record of installing it from the registry';
+    return { kind: 'refused', message: `Refused by policy: only servers installed from the MCP registry may run here (access "registryOnly")${by(policy, 'access')}, and ${why}.` };
+  }
   for (const list of allow) {
     if (listAdmits(list, facts)) continue;
     if (facts.unresolved) return { kind: 'atLaunch' };

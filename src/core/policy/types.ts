@@ -4,9 +4,13 @@
  * policy files) with {@link mergePolicies}: each source can only narrow what another allows.
  */
 
-/** `none`: no server runs; `all`: any declared server the lists admit. (A registry-only level is not built yet.) */
-export type PolicyAccess = 'all' | 'none';
-export const POLICY_ACCESS: readonly PolicyAccess[] = ['all', 'none'];
+/**
+ * `none`: no server runs; `registryOnly`: only servers the host installed from the (pinned) registry,
+ * unchanged since (registryInstalls.ts); `all`: any declared server the lists admit. Ordered from the
+ * widest: a merge keeps the stricter.
+ */
+export type PolicyAccess = 'all' | 'registryOnly' | 'none';
+export const POLICY_ACCESS: readonly PolicyAccess[] = ['all', 'registryOnly', 'none'];
 
 export interface ServerPolicy {
   readonly access: PolicyAccess;

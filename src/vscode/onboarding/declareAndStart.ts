@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { HostController } from '../hostController';
 import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
+import type { RegistryInstallRecords } from '../registry/installRecords';
 import { waitForStart, writeAdditions, type Additions, type Target } from './settingsWriter';
 
 /** What every way of adding a server needs of the extension (Add Server, imports, registry and link installs, bundles). */
@@ -15,6 +16,8 @@ export interface OnboardingContext {
   readonly controller: HostController;
   readonly inputs: InputStore;
   readonly logs: ServerLogs;
+  /** Where an install from the registry is recorded (what a registryOnly policy admits); absent: nothing is. */
+  readonly registryInstalls?: RegistryInstallRecords;
 }
 
 export async function declareAndStart(ctx: OnboardingContext, target: Target, name: string, additions: Additions): Promise<{ state?: string; message?: string }> {

@@ -36,7 +36,7 @@ export function entryRow(entry: RegistryEntry): RowItem {
 
 export async function browseRegistry(ctx: OnboardingContext): Promise<InstallResult> {
   let client: RegistryClient;
-  try { client = new RegistryClient(registryUrl()); } catch (e) {
+  try { client = new RegistryClient(registryUrl(ctx.controller.policy)); } catch (e) {
     void vscode.window.showErrorMessage((e as Error).message);
     return { status: 'refused', message: (e as Error).message };
   }
@@ -69,7 +69,10 @@ export async function installEntry(ctx: OnboardingContext, client: RegistryClien
     void vscode.window.showErrorMessage(message);
     return { status: 'refused', message };
   }
-  return installWithConsent(ctx, { name, declaration: built.declaration, inputs: built.inputs, source: vscode.l10n.t('the MCP registry at {0}', client.baseUrl) });
+  return installWithConsent(ctx, {
+    name, declaration: built.declaration, inputs: built.inputs, source: vscode.l10n.t('the MCP registry at {0}', client.baseUrl),
+    registry: { registryUrl: client.baseUrl, entry: entry.server.name, version: entry.server.version },
+  });
 }
 
 async function pickEntry(client: RegistryClient): Promise<RegistryEntry | undefined> {

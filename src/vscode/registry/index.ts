@@ -23,7 +23,7 @@ export async function installRequested(ctx: OnboardingContext, parsed: ParsedIns
   const r = parsed.request;
   if (r.kind === 'registry') {
     try {
-      const client = new RegistryClient(registryUrl());
+      const client = new RegistryClient(registryUrl(ctx.controller.policy));
       return await installEntry(ctx, client, await client.server(r.registryName, r.version));
     } catch (e) {
       const message = (e as Error).message;

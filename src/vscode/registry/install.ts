@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import { isValidServerName } from '../../core/onboarding';
 import { launchPreview } from '../../core/registry';
+import { parseServers } from '../../core/config/parse';
+import { registryInstallRecord } from '../../core/policy/registryInstalls';
 import { plainText } from '../../core/text';
 import { uniqueId } from '../../core/onboarding/secrets';
 import type { InputDefinition } from '../../core/onboarding';
@@ -26,6 +28,8 @@ export interface Installable {
   readonly source: string;
   /** Runs after the consent, before anything is written (a bundle unpacks its files here). */
   readonly prepare?: () => Promise<void>;
+  /** The registry entry this declaration was built from by MCP Host itself (never what a caller claims). */
+  readonly registry?: { readonly registryUrl: string; readonly entry: string; readonly version?: string };
 }
 
 /** `name`, or `name-2`… when a server of that name is declared already (an install never replaces one). */
@@ -51,6 +55,12 @@ export async function installWithConsent(ctx: OnboardingContext, item: Installab
     const message = vscode.l10n.t('MCP server "{0}" was not installed: {1}', name, (e as Error).message);
     void vscode.window.showErrorMessage(message);
     return { status: 'refused', message };
+  }
+  // Recorded before the declaration is written, so the start it triggers finds it (a registryOnly policy admits only recorded installs).
+  if (item.registry && ctx.registryInstalls) {
+    const decl = parseServers({ [name]: item.declaration }).servers[0];
+    const record = decl && registryInstallRecord(decl, item.registry);
+    if (record && typeof record !== 'string') await ctx.registryInstalls.record(name, target, record);
   }
   const settled = await declareAndStart(ctx, target, name, { servers: { [name]: item.declaration }, inputs: item.inputs, secrets: [] });
   return { status: 'installed', name, target, state: settled.state, message: settled.message };

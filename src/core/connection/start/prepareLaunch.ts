@@ -21,7 +21,7 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     attempt.check();
     // The policy decides on what will really run: variables substituted, the command found on disk.
     const policy = ctx.ports.policy?.();
-    const refused = await launchRefusal(decl.name, resolved.launch, policy);
+    const refused = await launchRefusal(decl, resolved.launch, policy, ctx.ports.registryInstall);
     attempt.check();
     if (refused) return { kind: 'failed', message: refused };
     let launch = resolved.launch;
