@@ -10,6 +10,7 @@ import { parseServers } from './core/config/parse';
 import { keepLedgerIn, sweepLeftovers } from './core/connection/processLedger';
 import { autostartOf, isAutostart } from './core/autostart/policy';
 import { catalogCacheKey, hasCatalogEntry } from './core/catalog/catalogCacheKey';
+import { launchBase } from './core/config/envFileContent';
 import { readServers, type DeclarationScope } from './vscode/config';
 import { readAutostart, readStrings } from './vscode/settingsReader';
 import { workspaceIdentity } from './vscode/workspaceIdentity';
@@ -40,11 +41,14 @@ export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
 function startingAtOnce(allowed: Record<string, unknown>, scopes: ReadonlyMap<string, DeclarationScope>, catalogDir: string | undefined): Record<string, unknown> {
   const fallback = readAutostart();
   const workspace = workspaceIdentity();
+  // The host's key with the launch folder alone: a declaration with an env file (whose content the key
+  // also holds) never starts early anyway (core/connection/earlyProcesses.ts), and its file is not read here.
+  const inputs = { launchBase: launchBase(variableContext()) };
   return Object.fromEntries(Object.entries(allowed).filter(([name, decl]) => {
     const own = (decl as { autostart?: unknown } | null)?.autostart;
     const policy = autostartOf(isAutostart(own) ? own : undefined, { autostart: () => fallback });
     if (policy !== 'onDemand') return policy === 'always';
-    const key = catalogDir ? catalogCacheKey(decl, { scope: scopes.get(name) ?? 'workspace', workspace }) : undefined;
+    const key = catalogDir ? catalogCacheKey(decl, { scope: scopes.get(name) ?? 'workspace', workspace }, inputs) : undefined;
     return !key || !hasCatalogEntry(catalogDir!, key);
   }));
 }

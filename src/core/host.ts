@@ -14,7 +14,7 @@ import { SkillDirectory } from './skills/skillDirectory';
 import { ServerError } from './connection/errors';
 import type { CallOptions } from './connection/requestPath';
 import { CatalogCache, type CachedCatalog } from './catalog/catalogCache';
-import { catalogCacheKey } from './catalog/catalogCacheKey';
+import { catalogCacheKey, catalogKeyInputs } from './catalog/catalogCacheKey';
 import type { AutostartSettings } from './autostart/policy';
 import { ServerAutostart } from './autostart/serverAutostart';
 import { applyPolicy } from './policy/enforce';
@@ -140,7 +140,8 @@ export class McpHost extends Disposable {
         existing.key = key;
         existing.conn.setDeclaration(decl);
         if (decl.disabled) { stopped.push(decl.name); work.push(existing.auto.arrange(cacheKey(decl.name), true)); }
-        else if (existing.conn.state !== 'stopped') { restarted.push(decl.name); work.push(existing.conn.restart()); }
+        // The restart goes through the autostart too: the new program's catalogue is cached under its own key, never the old one's.
+        else if (existing.conn.state !== 'stopped') { restarted.push(decl.name); work.push(existing.auto.arrange(cacheKey(decl.name), true)); }
         else work.push(this.arrange(existing, cacheKey(decl.name), true, restarted));
         continue;
       }
@@ -159,7 +160,7 @@ export class McpHost extends Disposable {
    * Lets the server's policy decide (ServerAutostart.arrange); `into` gets its name when it starts.
    * A server that starts at once is named before anything is awaited, so the order is the declarations'.
    */
-  private arrange(entry: Entry, cacheKey: string | undefined, changed: boolean, into: string[]): Promise<void> {
+  private arrange(entry: Entry, cacheKey: Promise<string | undefined>, changed: boolean, into: string[]): Promise<void> {
     const { conn, auto } = entry;
     if (!conn.declaration.disabled && auto.policy === 'always') into.push(conn.name);
     else if (!conn.declaration.disabled && auto.policy === 'onDemand') {
@@ -169,10 +170,12 @@ export class McpHost extends Disposable {
     return auto.arrange(cacheKey, changed);
   }
 
-  private cacheKey(raw: unknown, name: string): string | undefined {
+  /** Read when the host applies: the env file's content is part of the key (core/catalog/catalogCacheKey.ts). */
+  private async cacheKey(raw: unknown, name: string): Promise<string | undefined> {
     const port = this.options.ports.catalogCache;
     if (!port || !raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-    return catalogCacheKey((raw as Record<string, unknown>)[name], port.place(name));
+    const declaration = (raw as Record<string, unknown>)[name];
+    return catalogCacheKey(declaration, port.place(name), await catalogKeyInputs(declaration, this.options.ports.variables));
   }
 
   /**

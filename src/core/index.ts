@@ -19,7 +19,7 @@ export { defaultRestartOptions, type RestartOptions } from './connection/restart
 export { keepLedgerIn, sweepLeftovers } from './connection/processLedger';
 export { EarlyProcesses, startEarlyProcesses, startsEarly, type EarlyStart, type StartedProcess } from './connection/earlyProcesses';
 export { CatalogCache, defaultCatalogCacheLimits, type CachedCatalog, type CatalogCacheLimits } from './catalog/catalogCache';
-export { catalogCacheFile, catalogCacheKey, hasCatalogEntry } from './catalog/catalogCacheKey';
+export { catalogCacheFile, catalogCacheKey, catalogKeyInputs, hasCatalogEntry, type CatalogKeyInputs } from './catalog/catalogCacheKey';
 export { AUTOSTART_CHOICES, autostartOf, isAutostart, type Autostart, type AutostartSettings } from './autostart/policy';
 export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';

@@ -5,6 +5,9 @@
  * descriptions, details) and answered through the workbench's own quick-open commands.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from './mcpHost';
 import { scriptedLm, setSetting, waitFor, invokeToolText } from './helpers';
@@ -133,6 +136,26 @@ describe('consent cannot be widened or spoofed (hostile server)', function () {
     // Back to the first program: its approval went when the declaration changed, so it asks too.
     await startEvil();
     assert.match(await chatCall('wipe', {}, p => choose(p, /Deny/)), /denied/);
+  });
+
+  it('ATTACKER: the approved program\'s env file changes (NODE_OPTIONS added, the declaration untouched): asked again', async () => {
+    // A `git pull` or another process rewrites only the file the declaration points at.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-envfile-consent-'));
+    const envFile = path.join(dir, 'evil.env');
+    const loaded = path.join(dir, 'loaded.js');
+    fs.writeFileSync(loaded, '// would run inside every later start of the server\n');
+    fs.writeFileSync(envFile, 'FIXTURE_ORIGIN=the approved file\n');
+    try {
+      await startEvil({ evil: { ...EVIL.evil, envFile } });
+      assert.match(await chatCall('greet', { name: 'env' }, p => choose(p, /Always allow every tool from "evil"/)), /hello env/);
+      assert.match(await chatCall('wipe', {}), /wipe ran/, 'approved for this program and this file: no prompt');
+      fs.writeFileSync(envFile, `FIXTURE_ORIGIN=the approved file\nNODE_OPTIONS=--require ${loaded}\n`);
+      assert.match(await chatCall('wipe', {}, p => choose(p, /Deny/)), /denied/, 'the same name and declaration with another env file is another program');
+      fs.writeFileSync(envFile, 'FIXTURE_ORIGIN=the approved file\n');
+    } finally {
+      await startEvil(); // the plain user server again for the next tests
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an approved tool that gains an app (_meta.ui) asks again', async () => {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -152,6 +153,22 @@ describe('config: resolveDeclaration', () => {
       const [folder] = parseServers({ s: { command: 'node', envFile: dir } }).servers;
       await assert.rejects(resolveDeclaration(folder, trusted), /is a folder, not a file/);
       assert.doesNotMatch(String(await resolveDeclaration(folder, trusted).catch(e => e)), /EISDIR|ENOENT/);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
+
+  it('ATTACKER: an envFile that is a FIFO or a huge file is refused at start, in words, without hanging or reading it all', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-envfile-'));
+    try {
+      const fifo = path.join(dir, 'fifo.env');
+      execFileSync('mkfifo', [fifo]);
+      const [piped] = parseServers({ s: { command: 'node', envFile: fifo } }).servers;
+      // Before, the start opened the FIFO with a blocking read: it waited for a writer forever.
+      const outcome = await Promise.race([resolveDeclaration(piped, ctx()).then(() => 'resolved', (e: Error) => e.message), new Promise(r => setTimeout(() => r('hung'), 5000))]);
+      assert.match(String(outcome), /is not a regular file/);
+      const huge = path.join(dir, 'huge.env');
+      writeFileSync(huge, `A=${'x'.repeat(300 * 1024)}\n`);
+      const [big] = parseServers({ s: { command: 'node', envFile: huge } }).servers;
+      await assert.rejects(resolveDeclaration(big, ctx()), /is larger than 256 KiB/);
     } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { catalogCacheFile, catalogCacheKey, type Autostart, type DeclarationPlace, type HostPorts } from '../../src/core';
-import { createTestHost, fixtureServer, marker, node, processesWith, text, waitFor } from './helpers';
+import { catalogCacheFile, catalogCacheKey, catalogKeyInputs, type Autostart, type DeclarationPlace, type HostPorts, type VariableContext } from '../../src/core';
+import { createTestHost, fixtureServer, marker, node, processesWith, repoRoot, text, waitFor } from './helpers';
 
 const USER: DeclarationPlace = { scope: 'user' };
 
@@ -17,11 +17,15 @@ function hostWith(s: Setup) {
   return createTestHost({ catalogCache: { dir: s.dir, place: () => s.place ?? USER }, ...s.ports }, { autostart: { autostart: () => s.autostart ?? 'onDemand', idleStopMs: () => s.idleStopMs ?? 0 } });
 }
 
-const entryFile = (dir: string, decl: unknown, place = USER) => catalogCacheFile(dir, catalogCacheKey(decl, place)!);
+/** What createTestHost resolves variables against (the folder a declaration without `cwd` runs in is part of the key). */
+const VARIABLES: VariableContext = { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: os.homedir(), env: process.env };
+
+/** The entry the host writes for `decl`, computed as the host computes it (the env file is read). */
+const entryFile = async (dir: string, decl: unknown, place = USER, variables = VARIABLES) => catalogCacheFile(dir, catalogCacheKey(decl, place, await catalogKeyInputs(decl, variables))!);
 
 /** Runs `decl` once as `cat` in a host of its own (a first window) until its catalogue is on disk. */
 async function fillCache(s: Setup, decl: Record<string, unknown>): Promise<string> {
-  const file = entryFile(s.dir, decl, s.place);
+  const file = await entryFile(s.dir, decl, s.place, s.ports?.variables);
   const { host } = hostWith(s);
   try {
     await host.apply({ cat: decl });
@@ -96,7 +100,7 @@ describe('on-demand servers and the catalogue cache', function () {
     try {
       await host.apply({ cat: changed });
       assert.equal(host.require('cat').state, 'running');
-      const file = entryFile(dir, changed);
+      const file = await entryFile(dir, changed);
       assert.notEqual(file, oldFile);
       await waitFor(() => fs.existsSync(file), 'the new entry');
       const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as { server: { version: string }; tools: { name: string }[] };
@@ -139,7 +143,7 @@ describe('on-demand servers and the catalogue cache', function () {
     const a = node(fixtureServer('catalogued'), marker());
     const b = node(fixtureServer('catalogued'), marker());
     const aFile = await fillCache({ dir }, a);
-    const bFile = entryFile(dir, b);
+    const bFile = await entryFile(dir, b);
     const attempts: [string, string][] = [
       ['copied from another declaration', fs.readFileSync(aFile, 'utf8')],
       ['not JSON', '{"tools": ['],
@@ -163,12 +167,54 @@ describe('on-demand servers and the catalogue cache', function () {
     const decl = node(fixtureServer('catalogued'), marker());
     const workspace: DeclarationPlace = { scope: 'workspace', workspace: 'file:///repo/cloned' };
     await fillCache({ dir, place: workspace }, decl);
-    assert.notEqual(entryFile(dir, decl, workspace), entryFile(dir, decl, USER));
+    assert.notEqual(await entryFile(dir, decl, workspace), await entryFile(dir, decl, USER));
     const { host } = hostWith({ dir });
     try {
       await host.apply({ cat: decl });
       assert.equal(host.require('cat').state, 'running', 'the user\'s declaration had no entry: it started to fill one');
     } finally { await host.shutdown(); }
+  });
+
+  it('ATTACKER: the env file changed under a kept declaration (NODE_OPTIONS added): the old program\'s entry does not stand for it, the server starts to refill', async () => {
+    const envFile = path.join(dir, 'server.env');
+    fs.writeFileSync(envFile, 'FIXTURE_VERSION=1.0.0\n');
+    const decl = { ...node(fixtureServer('catalogued'), marker()), envFile };
+    const oldFile = await fillCache({ dir }, decl);
+    // A `git pull` (or another process) changes only the file: the declaration's text is the same.
+    const loaded = path.join(dir, 'loaded.js');
+    fs.writeFileSync(loaded, `require('node:fs').writeFileSync(${JSON.stringify(path.join(dir, 'loaded.txt'))}, 'ran');\n`);
+    fs.writeFileSync(envFile, `FIXTURE_VERSION=1.0.0\nNODE_OPTIONS=--require ${loaded}\nFIXTURE_EXTRA_TOOL=new\n`);
+    const file = await entryFile(dir, decl);
+    assert.notEqual(file, oldFile, 'the key holds what the env file holds');
+    const { host } = hostWith({ dir });
+    try {
+      await host.apply({ cat: decl });
+      assert.equal(host.require('cat').state, 'running', 'no entry for this program: it starts once to fill one');
+      assert.ok(!host.tools.some(t => t.cached), 'the old program\'s cached tools are not shown for it');
+      await waitFor(() => fs.existsSync(file), 'the new entry');
+      const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as { tools: { name: string }[] };
+      assert.ok(entry.tools.some(t => t.name === 'tool-new'), 'the entry is the new program\'s listing');
+    } finally { await host.shutdown(); }
+  });
+
+  it('ATTACKER: the same user declaration in two workspaces gets two entries (without a cwd it runs in each folder: `npx pkg` runs its node_modules)', async () => {
+    const decl = node(fixtureServer('catalogued'), marker());
+    const folder = (name: string) => { const p = path.join(dir, name); fs.mkdirSync(p); return p; };
+    const inA: VariableContext = { ...VARIABLES, workspaceFolders: [{ name: 'a', path: folder('a') }] };
+    const inB: VariableContext = { ...VARIABLES, workspaceFolders: [{ name: 'b', path: folder('b') }] };
+    const aFile = await fillCache({ dir, ports: { variables: inA } }, decl);
+    const bFile = await entryFile(dir, decl, USER, inB);
+    assert.notEqual(aFile, bFile);
+    assert.notEqual(await entryFile(dir, decl, USER, { ...inA, trusted: false }), aFile, 'untrusted, it runs in the user\'s home: another entry again');
+    const { host } = hostWith({ dir, ports: { variables: inB } });
+    try {
+      await host.apply({ cat: decl });
+      assert.equal(host.require('cat').state, 'running', 'workspace a\'s entry is not workspace b\'s: it starts to fill its own');
+      await waitFor(() => fs.existsSync(bFile), 'workspace b\'s entry');
+    } finally { await host.shutdown(); }
+    assert.ok(fs.existsSync(aFile), 'workspace a keeps its own');
+    const withCwd = { ...decl, cwd: os.tmpdir() };
+    assert.equal(await entryFile(dir, withCwd, USER, inA), await entryFile(dir, withCwd, USER, inB), 'an absolute cwd runs the same in every workspace: one entry');
   });
 
   it('ATTACKER: the cache holds no environment value, no input value and no result content', async () => {
@@ -177,10 +223,9 @@ describe('on-demand servers and the catalogue cache', function () {
     const inputSecret = 'input-secret-value-0987654321';
     const resultText = `RESULT-CONTENT-${Math.random().toString(36).slice(2)}`;
     const decl = { ...node(fixtureServer('catalogued'), marker()), env: { FIXTURE_LEAK: envSecret, FIXTURE_LEAK_INPUT: '${input:token}', FIXTURE_RESULT: resultText } };
-    const file = entryFile(dir, decl);
-    const { host } = hostWith({
-      dir, ports: { variables: { workspaceFolders: [], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: async () => inputSecret } },
-    });
+    const variables: VariableContext = { workspaceFolders: [], trusted: true, userHome: os.homedir(), env: process.env, resolveInput: async () => inputSecret };
+    const file = await entryFile(dir, decl, USER, variables);
+    const { host } = hostWith({ dir, ports: { variables } });
     try {
       await host.apply({ cat: decl });
       const conn = host.require('cat');
@@ -205,10 +250,9 @@ describe('on-demand servers and the catalogue cache', function () {
     const envFile = path.join(dir, 'server.env');
     fs.writeFileSync(envFile, `FIXTURE_LEAK_INPUT=${fromFile}\n`);
     const decl = { ...node(fixtureServer('catalogued'), marker()), env: { FIXTURE_LEAK: '${env:ATK33_SECRET}' }, envFile };
-    const file = entryFile(dir, decl);
-    const { host } = hostWith({
-      dir, ports: { variables: { workspaceFolders: [], trusted: true, userHome: os.homedir(), env: { ...process.env, ATK33_SECRET: fromEnv } } },
-    });
+    const variables: VariableContext = { workspaceFolders: [], trusted: true, userHome: os.homedir(), env: { ...process.env, ATK33_SECRET: fromEnv } };
+    const file = await entryFile(dir, decl, USER, variables);
+    const { host } = hostWith({ dir, ports: { variables } });
     try {
       await host.apply({ cat: decl });
       const conn = host.require('cat');

@@ -161,12 +161,13 @@ describe('program identity of a declaration', () => {
   const local = { command: '/usr/bin/node', args: ['/opt/server.js', '--token', 'ghp_secretvalue123'], env: { A: '1' }, cwd: '/opt' };
   const remote = { type: 'http', url: 'https://mcp.example.com/mcp?key=sk-secret', headers: { Authorization: 'Bearer one' } };
 
-  it('changes with what runs (command, args, cwd, env, envFile, URL), scope and workspace; not with headers, timeouts, roots or sandbox', () => {
+  it('changes with what runs (command, args, cwd, env, envFile, URL, headers, auth), scope and workspace; not with timeouts, roots or sandbox', () => {
     for (const other of [{ ...local, command: '/usr/bin/python3' }, { ...local, args: ['/opt/evil.js'] }, { ...local, cwd: '/tmp' },
       { ...local, env: { NODE_OPTIONS: '--require /tmp/x.js' } }, { ...local, envFile: '/tmp/.env' }]) assert.notEqual(id(other), id(local), JSON.stringify(other));
     assert.notEqual(id({ ...remote, url: 'https://mcp.example.com/other' }), id(remote));
     for (const same of [{ ...local, timeout: 5, roots: ['/x'], sandbox: true, disabled: true, dev: { watch: '**' } }, { ...local, env: { A: '1' }, args: [...local.args] }]) assert.equal(id(same), id(local));
-    assert.equal(id({ ...remote, headers: { Authorization: 'Bearer two' }, type: 'sse' }), id(remote), 'credentials and transport flavour are not the program');
+    assert.equal(id({ ...remote, type: 'sse' }), id(remote), 'the transport flavour is not the program');
+    assert.equal(id({ ...remote, timeout: 9, roots: ['/x'] }), id(remote));
     assert.notEqual(id(local, 'workspace'), id(local, 'user'));
     assert.notEqual(id(local, 'workspace', 'file:///a'), id(local, 'workspace', 'file:///b'));
     assert.equal(id(local, 'user', 'file:///a'), id(local, 'user', 'file:///b'), 'a user server with absolute paths is the same program in every workspace');
@@ -184,11 +185,67 @@ describe('program identity of a declaration', () => {
     assert.equal(programIdentity({ ...local, envFile: '/abs/.env' }, { scope: 'user' }, { envFileText: 'text: ${workspaceFolder}' })!.workspace, undefined, 'the file\'s text binds no workspace');
   });
 
+  it('ATTACKER: a header value or auth changed under a kept name and URL is another program (another account or tenant behind the same server)', () => {
+    for (const other of [{ ...remote, headers: { Authorization: 'Bearer two' } }, { ...remote, headers: { ...remote.headers, 'X-Tenant': 'victim' } },
+      { ...remote, headers: {} }, { ...remote, auth: { grant: 'client_credentials', clientId: 'other', clientSecret: '${input:s}' } }]) {
+      assert.notEqual(id(other), id(remote), JSON.stringify(other));
+    }
+  });
+
+  it('ATTACKER: approvals bound to a program whose env file or headers hold secrets store none of them (the stored bytes are grepped)', async () => {
+    const user = new MemoryStorage(), workspace = new MemoryStorage();
+    const approvals = new ToolApprovals({ user, workspace });
+    const headerSecret = 'header-secret-value-8d1f3a', fileSecret = 'env-file-secret-value-77c2e9';
+    const targets: ApprovalTarget[] = [
+      { server: 'remote', scope: 'user', program: programIdentity({ ...remote, headers: { Authorization: `Bearer ${headerSecret}` } }, { scope: 'user' })!.id },
+      { server: 'local', scope: 'workspace', workspace: 'file:///w', program: programIdentity({ ...local, envFile: '.env' }, { scope: 'workspace', workspace: 'file:///w' }, { envFileText: `text: TOKEN=${fileSecret}\n` })!.id },
+    ];
+    for (const t of targets) await approvals.grantTool(t, { name: 'wipe', inputSchema: { type: 'object' } }, 'server');
+    // Every byte either store holds (MemoryStorage keeps what a Memento would serialise).
+    const stored = [user, workspace].flatMap(m => [...(m as unknown as { values: Map<string, string> }).values]).join('\n');
+    assert.match(stored, /"wipe"|"server"/, 'the records are in what is grepped');
+    assert.equal(approvals.all().length, 2, 'both are stored');
+    for (const secret of [headerSecret, fileSecret, 'Bearer', 'TOKEN=']) assert.ok(!stored.includes(secret), `stored: ${secret}`);
+  });
+
   it('holds no secret in plain form', () => {
     for (const d of [local, remote]) {
       const shown = JSON.stringify(programIdentity(d, { scope: 'workspace', workspace: 'file:///w' }));
       assert.doesNotMatch(shown, /secret|ghp_|Bearer/);
       assert.match(programIdentity(d, { scope: 'user' })!.id, /^[0-9a-f]{64}$/);
     }
+  });
+});
+
+describe('pruning approvals while identities are read (the env file is read asynchronously)', () => {
+  const wipe: Tool = { name: 'wipe', inputSchema: { type: 'object' } };
+  const target = (program: string): ApprovalTarget => ({ server: 'evil', scope: 'user', program });
+
+  it('an approval granted while a prune looks names up is kept; one the lookup judged stale is deleted', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    await approvals.grantTool(target('old'), wipe, 'server');
+    let release!: () => void;
+    const slow = new Promise<void>(r => { release = r; });
+    // The lookup reads the declaration (now `new`), then waits for its env file.
+    const pruned = approvals.prune(async (server, scope) => { await slow; return server === 'evil' ? { scope, program: 'new' } : undefined; }, 'file:///w');
+    await new Promise(r => setImmediate(r));
+    // Meanwhile the user approves the program declared now (a lookup that did not see it must not delete it).
+    await approvals.grantTool(target('newer'), wipe, 'server');
+    release();
+    await pruned;
+    assert.deepEqual(approvals.all().map(a => a.program), ['newer'], 'the old program\'s record went, the one granted during the lookup stayed');
+  });
+
+  it('two prunes in flight run in the order they were asked for: a slow lookup cannot be overtaken by a later one', async () => {
+    const approvals = new ToolApprovals({ user: new MemoryStorage(), workspace: new MemoryStorage() });
+    const settings = { autoApprove: ['evil/*'], trustedServers: [] };
+    const order: string[] = [];
+    // The settings were read while `a` was declared (slow env file), then the declaration became `b`.
+    const first = approvals.prune(async (_s, scope) => { await new Promise(r => setTimeout(r, 50)); order.push('a'); return { scope, program: 'a' }; }, 'file:///w', settings);
+    const second = approvals.prune(async (_s, scope) => { order.push('b'); return { scope, program: 'b' }; }, 'file:///w', settings);
+    await Promise.all([first, second]);
+    assert.deepEqual(order, ['a', 'b'], 'the second lookup waited for the first prune');
+    assert.equal((await approvals.checkTool(target('a'), wipe, settings)).approvedBy, 'server', '"evil/*" stays bound to the program declared when it was first read');
+    assert.deepEqual(await approvals.checkTool(target('b'), wipe, settings), { programChanged: true }, 'the program that came later under the name asks');
   });
 });

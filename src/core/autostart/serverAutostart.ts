@@ -22,6 +22,8 @@ const SAVE_DELAY_MS = 1000;
 export class ServerAutostart extends Disposable {
   private _cached?: CachedCatalog;
   private key?: string;
+  /** Counts {@link load}s: only the newest one's key counts. */
+  private generation = 0;
   private saveTimer?: NodeJS.Timeout;
   private idleTimer?: NodeJS.Timeout;
   /** Fires when the cached catalogue was loaded or replaced (the host fires its catalogue change). */
@@ -43,14 +45,15 @@ export class ServerAutostart extends Disposable {
   get cached(): CachedCatalog | undefined { return this._cached; }
 
   /**
-   * A new declaration (or one whose program changed, `key` its cache key): starts it, lets it wait
+   * A new declaration (or one whose program changed, `key` its cache key, which may need a file read:
+   * what starts at once does not wait for it): starts it, lets it wait
    * for its first use, or leaves it stopped. `changed`: an existing connection got a new declaration
    * (a running one restarts, as before). Resolves once a start it made has settled.
    */
-  async arrange(key: string | undefined, changed: boolean): Promise<void> {
+  async arrange(key: Promise<string | undefined>, changed: boolean): Promise<void> {
     const conn = this.conn;
     const policy = this.policy;
-    const loaded = key !== this.key || !this._cached ? this.load(key) : Promise.resolve();
+    const loaded = this.load(key);
     // What starts at once is `starting` before this returns, as a start always was (callers wait on it).
     if (!conn.declaration.disabled && (policy === 'always' || (changed && conn.state !== 'stopped'))) {
       await Promise.all([loaded, changed && conn.state !== 'stopped' ? conn.restart() : conn.start()]);
@@ -66,10 +69,10 @@ export class ServerAutostart extends Disposable {
     else if (changed) await conn.stop();
   }
 
-  /** The program is the same but the policy may have changed (a setting, the declaration's `autostart`), or where it is declared (`key`). */
-  async policyChanged(key: string | undefined): Promise<void> {
+  /** The declaration is the same but the policy may have changed (a setting, the declaration's `autostart`), or where it is declared or what its env file holds (`key`). */
+  async policyChanged(key: Promise<string | undefined>): Promise<void> {
     const conn = this.conn;
-    if (key !== this.key) await this.load(key);
+    await this.load(key);
     if (conn.declaration.disabled) return;
     if (conn.dormant && this.policy === 'always') return conn.start();
     if (conn.dormant && this.policy === 'never') conn.sleepUntilUsed(undefined);
@@ -83,12 +86,18 @@ export class ServerAutostart extends Disposable {
     conn.sleepUntilUsed(() => { void conn.start(); });
   }
 
-  private async load(key: string | undefined): Promise<void> {
+  private async load(pending: Promise<string | undefined>): Promise<void> {
+    const generation = ++this.generation;
+    const key = await pending.catch(() => undefined);
+    if (generation !== this.generation) return; // a newer declaration came in meanwhile
+    if (key === this.key && this._cached) return;
     this.key = key;
     const before = this._cached;
     this._cached = key && this.cache ? await this.cache.load(key).catch(() => undefined) : undefined;
-    if (this.key !== key) return; // a newer declaration came in meanwhile
+    if (this.key !== key) return;
     if (before || this._cached) this.onDidChangeCached?.();
+    // A start that ran before its key was known (or under the previous key) is cached under this one.
+    if (this.conn.state === 'running') this.scheduleSave(0);
   }
 
   private scheduleSave(ms: number): void {

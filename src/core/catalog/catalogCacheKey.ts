@@ -1,25 +1,53 @@
 /**
  * Where a declaration's cached catalogue is kept: a file named by a SHA-256 of everything that
  * changes what the server lists. That is the program identity the approvals use (command, arguments,
- * working folder, environment, env file or URL, and where it is declared: a workspace's declaration
- * never shares a user declaration's cache), plus what an HTTP server may list differently by (its
- * headers, e.g. a tool-set header) and the protocol era. Only the hash is on disk, never the values.
- * The server's version from `initialize` is kept inside the entry: a start that meets another version
- * replaces the entry. No MCP SDK here: the early bundle (src/early.ts) asks whether an entry exists.
+ * working folder, environment, the env file and what it holds, or URL, headers and auth, and where it
+ * is declared: a workspace's declaration never shares a user declaration's cache), plus the folder a
+ * local program runs in when its declaration does not fix it (no `cwd`: the first workspace folder when
+ * trusted, else the user's home; `npx pkg` or `python -m mod` there runs that folder's code, so the
+ * same user declaration in two workspaces has two entries) and the protocol era. Only the hash is on
+ * disk, never the values. The server's version from `initialize` is kept inside the entry: a start
+ * that meets another version replaces the entry. No MCP SDK here: the early bundle (src/early.ts)
+ * asks whether an entry exists.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { envFileContent, launchBase } from '../config/envFileContent';
+import type { VariableContext } from '../config/types';
 import { canonicalJson } from '../tools/canonicalJson';
-import { programIdentity, type DeclarationPlace } from '../tools/programIdentity';
+import { programIdentity, type DeclarationPlace, type ProgramInputs } from '../tools/programIdentity';
+
+/** What the key depends on beyond the declaration's text, read by {@link catalogKeyInputs}. */
+export interface CatalogKeyInputs extends ProgramInputs {
+  /** Where a relative or missing `cwd` starts ({@link launchBase}). */
+  readonly launchBase?: string;
+}
 
 /** The file name (without folder) of the cache entry of a raw `mcpHost.servers` entry; undefined when it is no declaration. */
-export function catalogCacheKey(declaration: unknown, place: DeclarationPlace): string | undefined {
-  const identity = programIdentity(declaration, place);
+export function catalogCacheKey(declaration: unknown, place: DeclarationPlace, inputs: CatalogKeyInputs = {}): string | undefined {
+  const identity = programIdentity(declaration, place, inputs);
   if (!identity) return undefined;
   const d = declaration as Record<string, unknown>;
-  const material = canonicalJson({ format: CATALOG_CACHE_FORMAT, program: identity.id, headers: d.headers, protocol: d.protocol });
+  const material = canonicalJson({ format: CATALOG_CACHE_FORMAT, program: identity.id, headers: d.headers, protocol: d.protocol, ...(runsInLaunchBase(d) ? { runsIn: inputs.launchBase ?? '' } : {}) });
   return createHash('sha256').update(material).digest('hex');
+}
+
+/**
+ * Reads what {@link catalogCacheKey} needs besides the declaration: the env file's content (bounded,
+ * never a FIFO: config/envFile.ts) and the launch folder. The early bundle passes the launch folder only:
+ * a declaration with an env file never starts early (core/connection/earlyProcesses.ts).
+ */
+export async function catalogKeyInputs(declaration: unknown, ctx: VariableContext): Promise<CatalogKeyInputs> {
+  const envFileText = await envFileContent(declaration, ctx).catch(() => 'unreadable');
+  return { launchBase: launchBase(ctx), ...(envFileText !== undefined ? { envFileText } : {}) };
+}
+
+/** A local declaration whose working folder is the launch folder, or relative to it (a variable-rooted `cwd` is not). */
+function runsInLaunchBase(d: Record<string, unknown>): boolean {
+  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
+  if (remote) return false;
+  return d.cwd === undefined || (typeof d.cwd === 'string' && !d.cwd.startsWith('${') && !path.isAbsolute(d.cwd));
 }
 
 /** Bumped when the entry's shape changes: older entries are then simply missing. */

@@ -4,9 +4,8 @@
  * resolved as a start resolves it (resolve.ts), but no input is asked for: a path that needs one, and
  * a file that cannot be read, are identified by why.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readEnvFileText } from './envFile';
 import type { VariableContext } from './types';
 import { substitute, VariableError } from './variables';
 
@@ -27,15 +26,9 @@ export async function envFileContent(declaration: unknown, ctx: VariableContext)
     throw e;
   }
   try {
-    // Non-blocking open, and only a regular file is read: a FIFO (or a device) in a cloned repository
-    // would otherwise hang whoever asks what the declaration runs, before anything is asked.
-    const file = await open(path.resolve(launchBase(ctx), declared), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    try {
-      if (!(await file.stat()).isFile()) return 'unreadable: not a regular file';
-      return `text: ${await file.readFile('utf8')}`;
-    } finally {
-      await file.close();
-    }
+    // Read as a start reads it (non-blocking, a regular file only, bounded): a FIFO (or a device) in a
+    // cloned repository would otherwise hang whoever asks what the declaration runs, before anything is asked.
+    return `text: ${await readEnvFileText(path.resolve(launchBase(ctx), declared))}`;
   } catch (e) {
     return `unreadable: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
   }

@@ -1,11 +1,10 @@
 /** Turns a declaration into what a transport needs: variables substituted, environment built. */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { InputTarget, ResolvedLaunch, ServerDeclaration, VariableContext } from './types';
 import type { AuthDeclaration } from './authDecl';
 import { commandTarget, urlTarget } from './inputBindings';
 import { substitute, VariableError } from './variables';
-import { envFileReadError, parseEnvFile } from './envFile';
+import { envFileReadError, parseEnvFile, readEnvFileText } from './envFile';
 import { launchBase } from './envFileContent';
 import { inheritedEnvironment } from './inheritedEnv';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
@@ -98,7 +97,7 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
   if (envFile !== undefined) {
     const abs = path.resolve(base, envFile);
     let text: string;
-    try { text = await readFile(abs, 'utf8'); }
+    try { text = await readEnvFileText(abs); }
     catch (e) { throw new ResolveError('envFile', envFileReadError(envFile, abs, base, e)); }
     Object.assign(env, parseEnvFile(text));
   }

@@ -3,12 +3,12 @@
  * everything that is not text becomes an attachment (images, audio, embedded resources as data;
  * `file:` resource links as references). Other resource links stay in the text as Markdown links,
  * since a chat attachment must be a file the editor can open. When the messages mix roles, each
- * gets a label so the model still sees who said what. The text is the user's message, so it passes the
- * one cleaner: a server cannot hide words in it. Pure: the VS Code layer writes the data
+ * gets a label so the model still sees who said what. The text is the user's message to a model, so it
+ * passes the model-facing cleaner: a server cannot hide words in it nor close a host block. Pure: the VS Code layer writes the data
  * attachments to files and opens the chat.
  */
 import type { GetPromptResult } from '@modelcontextprotocol/client';
-import { plainText } from '../text/plainText';
+import { modelText } from '../text/modelBlock';
 import { isTextMime, renderBlock } from './promptMarkdown';
 
 export type PromptChatAttachment =
@@ -60,8 +60,9 @@ export function promptChatRequest(result: GetPromptResult): PromptChatRequest {
     if (text === undefined) continue;
     if (mixed && r !== role) parts.push(`**${r === 'assistant' ? 'Assistant' : 'User'}:**`);
     role = r;
-    // Sent in the user's name: nothing in it may be invisible to them (attachments stay exact, as files they can open).
-    parts.push(plainText(text));
+    // Sent in the user's name to a model: nothing in it may be invisible to them, and no bracket of it may
+    // end or forge a host block (core/text/modelBlock.ts); attachments stay exact, as files they can open.
+    parts.push(modelText(text));
   }
   return { text: parts.join('\n\n'), attachments };
 }

@@ -4,12 +4,13 @@
  * A server name says nothing about what runs: an install link, a registry entry, a bundle, an import
  * or a hand edit can put a different program under a name the user once approved. So an approval
  * names the program: for a local server its command, arguments, working folder, environment and env
- * file (each can change what runs: `NODE_OPTIONS`, a bundle's folder); for a remote one its URL. Plus
+ * file (each can change what runs: `NODE_OPTIONS`, a bundle's folder); for a remote one its URL, its
+ * header values and its `auth` (another token or tenant header is another account's server). Plus
  * where it was declared (user, or which workspace), and, for a user declaration whose program
  * depends on the open folder (`${workspaceFolder}`, a relative `cwd`, `envFile` or command path),
  * which workspace that was; and, when the caller read it (config/envFileContent.ts), what the env
  * file holds, which changes what runs with no change to the declaration. What does not change the
- * program is left out (headers, timeouts, roots, sandbox and dev options, `disabled`). Only a SHA-256
+ * program is left out (timeouts, roots, sandbox and dev options, `disabled`). Only a SHA-256
  * of it is ever stored, so a secret written into an argument, the URL or the env file is not kept in plain form.
  */
 import { createHash } from 'node:crypto';
@@ -44,7 +45,9 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
   // The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`.
   const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
   const declared = remote
-    ? { remote: typeof d.url === 'string' ? d.url.trim() : d.url }
+    // The headers and auth say whose credentials reach which account (a changed `Authorization` or
+    // tenant header is another party's server behind the same URL): their values count, as a hash only.
+    ? { remote: typeof d.url === 'string' ? d.url.trim() : d.url, headers: d.headers, auth: d.auth }
     : { command: d.command, args: d.args, cwd: d.cwd, env: d.env, envFile: d.envFile };
   // The env file's text is the file's, not the declaration's: it says nothing of the workspace.
   const program = remote || d.envFile === undefined ? declared : { ...declared, envFileText: inputs.envFileText };

@@ -133,7 +133,12 @@ export function toolDefinitionHash(tool: Tool): string {
   return createHash('sha256').update(canonicalJson(definition)).digest('hex');
 }
 
+/** The declaration in effect for a name per scope, as {@link ToolApprovals.prune} asks for it. */
+export type DeclaredLookup = (server: string, scope: ServerScope) => DeclaredProgram | undefined | PromiseLike<DeclaredProgram | undefined>;
+
 export class ToolApprovals {
+  private pruning: Promise<void> = Promise.resolve();
+
   constructor(private readonly storage: { readonly user: ApprovalStorage; readonly workspace: ApprovalStorage }) {}
 
   private store(scope: ServerScope): ApprovalStorage { return scope === 'user' ? this.storage.user : this.storage.workspace; }
@@ -248,19 +253,38 @@ export class ToolApprovals {
 
   /**
    * Deletes the approvals whose declaration is gone or now runs another program. `declared` maps each
-   * name to its declaration per scope (a user server shadowed by a workspace one is still declared).
-   * A record bound to another workspace (a user server whose program depends on the folder) is judged
-   * by the window of that workspace, unless its name is no longer declared at all.
+   * name to its declaration per scope (a user server shadowed by a workspace one is still declared); it
+   * may be async (an identity holds what the env file holds). A record bound to another workspace (a
+   * user server whose program depends on the folder) is judged by the window of that workspace, unless
+   * its name is no longer declared at all. Prunes run one at a time; every name is looked up before any
+   * record is touched, and only the records that existed before the lookups are judged: an approval
+   * granted meanwhile (maybe for a declaration the lookups did not see yet) waits for the next prune.
    */
-  async prune(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, workspace: string, settings?: ApprovalSettings): Promise<void> {
-    if (settings) await this.bindSettings(declared, settings);
+  prune(declared: DeclaredLookup, workspace: string, settings?: ApprovalSettings): Promise<void> {
+    const run = this.pruning.then(() => this.pruneNow(declared, workspace, settings));
+    this.pruning = run.catch(() => undefined);
+    return run;
+  }
+
+  private async pruneNow(declared: DeclaredLookup, workspace: string, settings?: ApprovalSettings): Promise<void> {
+    const seen = new Set(this.all().map(signature));
+    const names = settings ? settingNames(settings) : { approve: new Set<string>(), sampling: new Set<string>() };
+    const wanted = new Map<string, [string, ServerScope]>();
+    for (const a of this.all()) wanted.set(JSON.stringify([a.server, a.scope]), [a.server, a.scope]);
+    for (const name of [...names.approve, ...names.sampling]) if (name && name !== '*') wanted.set(JSON.stringify([name, 'user']), [name, 'user']);
+    const found = new Map<string, DeclaredProgram | undefined>();
+    await Promise.all([...wanted].map(async ([key, [server, scope]]) => { found.set(key, await declared(server, scope)); }));
+    const now = (server: string, scope: ServerScope) => found.get(JSON.stringify([server, scope]));
+    await this.bindNames(BINDINGS_KEY, names.approve, now);
+    await this.bindNames(SAMPLING_BINDINGS_KEY, names.sampling, now);
     for (const scope of ['user', 'workspace'] as const) {
       const records = this.records(scope);
       const kept = records.filter(a => {
-        const now = declared(a.server, a.scope);
-        if (!now) return false;
+        if (!seen.has(signature(a))) return true;
+        const current = now(a.server, a.scope);
+        if (!current) return false;
         if (a.workspace !== undefined && a.workspace !== workspace) return true;
-        return now.program === a.program;
+        return current.program === a.program;
       });
       if (kept.length !== records.length) await this.store(scope).update(APPROVALS_KEY, kept);
     }
@@ -272,14 +296,6 @@ export class ToolApprovals {
    * Binds each server name the settings allow by name to the program its user declaration runs now,
    * so a program that comes under the name later finds the name taken (not only on first use).
    */
-  private async bindSettings(declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined, settings: ApprovalSettings): Promise<void> {
-    // Server and tool names may both hold a '/': every prefix before one is a candidate server name.
-    const prefixes = (p: string) => [...p.matchAll(/\//g)].map(m => p.slice(0, m.index));
-    const names = new Set([...settings.autoApprove.flatMap(prefixes), ...settings.trustedServers]);
-    await this.bindNames(BINDINGS_KEY, names, declared);
-    await this.bindNames(SAMPLING_BINDINGS_KEY, new Set(settings.samplingAllowed ?? []), declared);
-  }
-
   private async bindNames(key: string, names: ReadonlySet<string>, declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined): Promise<void> {
     const bindings: Bindings = { ...readBindings(this.storage.user, key) };
     let dirty = false;
@@ -310,6 +326,17 @@ export class ToolApprovals {
     const rest = this.records(scope).filter(a => !same(a, record));
     await this.store(scope).update(APPROVALS_KEY, [...rest, record]);
   }
+}
+
+/** The server names the settings allow by name (server and tool names may both hold a '/': every prefix before one is a candidate). */
+function settingNames(settings: ApprovalSettings): { approve: Set<string>; sampling: Set<string> } {
+  const prefixes = (p: string) => [...p.matchAll(/\//g)].map(m => p.slice(0, m.index));
+  return { approve: new Set([...settings.autoApprove.flatMap(prefixes), ...settings.trustedServers]), sampling: new Set(settings.samplingAllowed ?? []) };
+}
+
+/** One record exactly (its time included), to tell the records a prune saw from those added while it looked names up. */
+function signature(a: StoredApproval): string {
+  return JSON.stringify([a.kind, a.server, a.scope, a.program, a.workspace, a.caller, a.tool, a.definition, a.granted]);
 }
 
 /** Same server, scope, program, caller, kind and tool (the definition and time may differ: the newer record replaces the older). */

@@ -54,20 +54,21 @@ export class ToolConsent implements vscode.Disposable {
     return this.pruning;
   }
 
-  private target(server: string, caller: ToolCaller = 'model'): ApprovalTarget {
+  /** Asked at every use: the env file may have changed since the last one. */
+  private async target(server: string, caller: ToolCaller = 'model'): Promise<ApprovalTarget> {
     const scope = this.scopeOf(server);
-    const declared = scope && declaredProgram(server, scope, this.discovered);
+    const declared = scope && await declaredProgram(server, scope, this.discovered);
     return { server, scope, program: declared?.program, workspace: declared?.workspace, sandboxed: this.isSandboxed(server), caller };
   }
 
   /** Whether a call of `tool` would run without asking the user (an approval, the user's settings, a trusted read-only tool). */
   async runsUnasked(server: string, tool: Tool, caller: ToolCaller = 'model'): Promise<boolean> {
-    return (await this.approvals.checkTool(this.target(server, caller), tool, approvalSettings())).approvedBy !== undefined;
+    return (await this.approvals.checkTool(await this.target(server, caller), tool, approvalSettings())).approvedBy !== undefined;
   }
 
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
   async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string): Promise<string | undefined> {
-    const target = this.target(server, caller);
+    const target = await this.target(server, caller);
     const check = await this.approvals.checkTool(target, tool, approvalSettings());
     if (check.approvedBy) return check.approvedBy;
     const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller, via }, this.snapshots, token);
@@ -78,7 +79,7 @@ export class ToolConsent implements vscode.Disposable {
 
   /** Whether a model may read `uri` of `server` (asks unless the user allowed every read of that server). */
   async resourceRead(server: string, uri: string, token?: vscode.CancellationToken): Promise<boolean> {
-    const target = this.target(server);
+    const target = await this.target(server);
     if (this.approvals.resourcesApproved(target)) return true;
     const decision = await confirmResourceRead(server, uri, token);
     if (decision === 'server') await this.approvals.grantResources(target);
@@ -87,8 +88,8 @@ export class ToolConsent implements vscode.Disposable {
 
   /** Sampling's standing permission for the sampling service, bound to the program behind the name. */
   readonly sampling: SamplingGrants = {
-    check: (server, settingsAllow) => this.approvals.checkSampling(this.target(server.name), settingsAllow),
-    grant: server => this.approvals.grantSampling(this.target(server.name)),
+    check: async (server, settingsAllow) => this.approvals.checkSampling(await this.target(server.name), settingsAllow),
+    grant: async server => this.approvals.grantSampling(await this.target(server.name)),
   };
 
   dispose(): void {

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { defaultRestartOptions, watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
 import { RestartPolicy } from '../../core/connection/restartPolicy';
+import { unlinked } from '../../core/text';
 import type { ServerLogs } from '../logs';
 import { readSetting } from '../settingsReader';
 
@@ -113,7 +114,8 @@ export class DevMode implements vscode.Disposable {
       const message = vscode.l10n.t('MCP server "{0}" restarted {1} times in 3 minutes because files it watches (dev.watch) kept changing, last {2}. Watch restarts are paused until you start it again; a server that writes into its own watched folder should write elsewhere or narrow dev.watch.', name, watch.restarts.recentRestarts, vscode.workspace.asRelativePath(uri));
       this.logs.get(name).warn(message);
       const showLog = vscode.l10n.t('Show Log');
-      void vscode.window.showWarningMessage(message, showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
+      // The changed file's name is the server's choice (it writes into its own folder): no link of it in a notification.
+      void vscode.window.showWarningMessage(unlinked(message), showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
       return;
     }
     this.logs.get(name).info(vscode.l10n.t('{0} changed (dev.watch): restarting the server', vscode.workspace.asRelativePath(uri)));

@@ -10,6 +10,9 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../core';
 import { completionParams, type ArgumentStep, type StepAnswer } from '../../core/prompts';
+import { plainText } from '../../core/text';
+
+const shown = (s: string, maxLength = 200) => plainText(s, { singleLine: true, maxLength });
 
 export interface ArgumentStepOptions {
   readonly conn: ServerConnection;
@@ -48,11 +51,13 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
       resolve(answer);
     };
 
-    const what = step.argument.description ? `${step.title} — ${step.argument.description}` : step.title;
+    // The server wrote the titles and the description: shown as plain single lines (no hidden text, no controls).
+    const title = shown(step.title), label = shown(opts.promptLabel);
+    const what = step.argument.description ? `${title} — ${shown(step.argument.description, 400)}` : title;
     const placeholder = step.required
       ? vscode.l10n.t('{0} (required)', what)
       : vscode.l10n.t('{0} (optional; pick Skip to leave it out)', what);
-    qp.title = `${opts.promptLabel} (${opts.conn.name}): ${step.title}`;
+    qp.title = `${label} (${opts.conn.name}): ${title}`;
     qp.step = step.index + 1;
     qp.totalSteps = step.total;
     qp.placeholder = placeholder;
@@ -66,7 +71,7 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
       const value = qp.value;
       const items: ValueItem[] = [];
       if (value && !suggestions.includes(value)) items.push({ label: value, description: vscode.l10n.t('use this value'), use: 'typed', alwaysShow: true });
-      if (!value && !step.required) items.push({ label: `$(debug-step-over) ${vscode.l10n.t('Skip')}`, description: vscode.l10n.t('leave "{0}" out', step.title), use: 'skip', alwaysShow: true });
+      if (!value && !step.required) items.push({ label: `$(debug-step-over) ${vscode.l10n.t('Skip')}`, description: vscode.l10n.t('leave "{0}" out', title), use: 'skip', alwaysShow: true });
       for (const s of suggestions) items.push({ label: s, use: 'suggestion', alwaysShow: true });
       qp.items = items;
       const again = active && items.find(i => i.use === active.use && (i.use !== 'suggestion' || i.label === active.label));
@@ -105,7 +110,7 @@ export function askArgument(step: ArgumentStep, opts: ArgumentStepOptions): Prom
         // The typed item is read from `qp.value`, not its label: the label may be a keystroke behind.
         const value = !item || item.use === 'typed' ? qp.value : item.use === 'skip' ? '' : item.label;
         if (!value && step.required) {
-          qp.placeholder = vscode.l10n.t('"{0}" is required: type a value or pick a suggestion', step.title);
+          qp.placeholder = vscode.l10n.t('"{0}" is required: type a value or pick a suggestion', title);
           return;
         }
         finish({ value });

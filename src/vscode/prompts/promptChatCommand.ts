@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { McpHost } from '../../core';
 import { argumentTitle, getPromptFromCommand, PromptError, renderBlock } from '../../core/prompts';
+import { modelText } from '../../core/text';
 
 export type PromptChatCommand = (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
 
@@ -46,14 +47,16 @@ export function promptChatCommand(host: McpHost): PromptChatCommand {
 }
 
 /**
- * The prompt's messages for `vscode.lm`: text as is; resources, links, images and audio as their
- * Markdown rendering (this VS Code API version has no image parts for chat requests).
+ * The prompt's messages for `vscode.lm`: text, and resources, links, images and audio as their
+ * Markdown rendering (this VS Code API version has no image parts for chat requests), each through the
+ * model-facing cleaner the gateway uses (core/text/modelBlock.ts): no invisible payload, no bracket
+ * that ends or forges a host block.
  */
 export function toChatMessages(result: GetPromptResult): vscode.LanguageModelChatMessage[] {
   return result.messages.map(m => {
-    const text = m.content.type === 'text' ? m.content.text
+    const text = modelText(m.content.type === 'text' ? m.content.text
       : m.content.type === 'image' ? `[image: ${m.content.mimeType}, not included]`
-      : renderBlock(m.content);
+      : renderBlock(m.content));
     return m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(text) : vscode.LanguageModelChatMessage.User(text);
   });
 }

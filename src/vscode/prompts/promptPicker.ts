@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { McpHost, Owned } from '../../core';
 import { argumentTitle, promptCommandIds } from '../../core/prompts';
 import type { Prompt } from '@modelcontextprotocol/client';
+import { plainText } from '../../core/text';
 
 export interface PickedPrompt { readonly server: string; readonly prompt: Prompt; }
 
@@ -14,7 +15,10 @@ interface PromptItem extends vscode.QuickPickItem { readonly owned?: Owned<Promp
 
 const copyButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('copy'), tooltip: vscode.l10n.t('Copy the command id (for keybindings)') });
 
-export function promptItemLabel(prompt: Prompt): string { return prompt.title ?? prompt.name; }
+/** The prompt's title or name as shown (the server wrote it: one plain line, no hidden text). */
+export function promptItemLabel(prompt: Prompt): string { return shown(prompt.title ?? prompt.name); }
+
+const shown = (s: string, maxLength = 200) => plainText(s, { singleLine: true, maxLength });
 
 /** `server` limits the list to one server; `filter` prefills the filter text. */
 export function pickPrompt(host: McpHost, options: { server?: string; filter?: string } = {}): Promise<PickedPrompt | undefined> {
@@ -86,14 +90,14 @@ function items(prompts: readonly Owned<Prompt>[], host: McpHost): PromptItem[] {
     if (owned.server !== server) {
       server = owned.server;
       const info = host.get(server)?.serverInfo;
-      out.push({ label: info?.title && info.title !== server ? `${server} (${info.title})` : server, kind: vscode.QuickPickItemKind.Separator });
+      out.push({ label: info?.title && info.title !== server ? `${server} (${shown(info.title)})` : server, kind: vscode.QuickPickItemKind.Separator });
     }
     const p = owned.item;
-    const args = (p.arguments ?? []).map(a => a.required ? argumentTitle(a) : `${argumentTitle(a)}?`);
+    const args = (p.arguments ?? []).map(a => a.required ? shown(argumentTitle(a)) : `${shown(argumentTitle(a))}?`);
     out.push({
       label: promptItemLabel(p),
-      description: p.title && p.title !== p.name ? `${p.name} · ${owned.server}` : owned.server,
-      detail: [p.description, args.length ? vscode.l10n.t('Arguments: {0}', args.join(', ')) : undefined].filter(Boolean).join(' — ') || undefined,
+      description: p.title && p.title !== p.name ? `${shown(p.name)} · ${owned.server}` : owned.server,
+      detail: [p.description && shown(p.description, 400), args.length ? vscode.l10n.t('Arguments: {0}', args.join(', ')) : undefined].filter(Boolean).join(' — ') || undefined,
       buttons: [copyButton()],
       owned,
     });
