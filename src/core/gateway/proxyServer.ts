@@ -78,6 +78,13 @@ export function createProxyServer(ctx: ProxyContext): Server {
     try { await c.ready({ signal }, method); } catch (e) { throw new ProtocolError(INTERNAL_ERROR, message(e)); }
     return c;
   };
+  // The real server's log, as its log gate admitted it (cleaned, cut, rate-bounded), to this client at
+  // the level the client set (`logging/setLevel`, kept per session by the SDK's server).
+  const forwarding = conn?.serverLog.onDidForward(({ level, line }) => {
+    void server.sendLoggingMessage({ level, data: line }, server.transport?.sessionId).catch(() => undefined);
+  });
+  const closed = server.onclose;
+  server.onclose = () => { forwarding?.dispose(); closed?.(); };
   const relay = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => { throw e instanceof ProtocolError ? e : new ProtocolError(INTERNAL_ERROR, message(e)); });
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
