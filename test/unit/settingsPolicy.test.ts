@@ -54,6 +54,11 @@ describe('settings: a workspace narrows the user\'s choices, never widens them',
     assert.equal(limit('chat.nativeServers', false, true, true), false);
     assert.equal(limit('chat.nativeServers', undefined, false, true), false);
     assert.equal(limit('chat.nativeServers', undefined, 'yes', true), true);
+    // The result gate: a workspace may ask for more review of results, never turn the user's review down or off.
+    assert.equal(limit('tools.reviewResults', 'openWorld', 'off', 'off'), 'openWorld', 'a hostile workspace cannot turn the gate off');
+    assert.equal(limit('tools.reviewResults', 'always', 'openWorld', 'off'), 'always');
+    assert.equal(limit('tools.reviewResults', undefined, 'untrustedServers', 'off'), 'untrustedServers');
+    assert.equal(limit('tools.reviewResults', 'openWorld', 'nonsense', 'off'), 'openWorld');
   });
 
   it('settings that guard consent, the sandbox, sampling, sign-in and installs take only the user\'s value', () => {

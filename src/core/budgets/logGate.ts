@@ -1,3 +1,4 @@
+import { Emitter } from '../events';
 import { logMcpMessage, LogLevel, type Logger, type McpLogLevel } from '../logger';
 import { plainText } from '../text/plainText';
 import type { BurstReporter } from './burstReporter';
@@ -24,6 +25,13 @@ const SLACK = 256;
 export class LogGate implements Logger {
   private tokens: number;
   private last: number;
+  private admitted = 0;
+  private readonly forwarded = new Emitter<{ readonly level: McpLogLevel; readonly line: string }>();
+  /**
+   * Each line of the server's own `notifications/message` that this gate let into the log (cleaned,
+   * cut, within the rate): the gateway passes these on to its clients, so they are bounded as the log is.
+   */
+  readonly onDidForward = this.forwarded.event;
 
   constructor(
     private readonly inner: Logger,
@@ -49,8 +57,12 @@ export class LogGate implements Logger {
    * One log entry the server or its app wrote: each of its lines cleaned and logged on its own behind
    * `tag` (so every line says whose it is), each paying the budget, at most {@link MAX_LOG_ENTRY_LINES}.
    */
-  entry(level: McpLogLevel, tag: string, text: string): void {
-    for (const line of logEntryLines(tag, text)) logMcpMessage(this, level, line);
+  entry(level: McpLogLevel, tag: string, text: string, forward = false): void {
+    for (const line of logEntryLines(tag, text)) {
+      const before = this.admitted;
+      logMcpMessage(this, level, line);
+      if (forward && this.admitted !== before) this.forwarded.fire({ level, line: this.line(line) });
+    }
   }
 
   // Cut before cleaning: cleaning only removes characters, and a 16 MB line is never scanned whole.
@@ -62,7 +74,7 @@ export class LogGate implements Logger {
     const t = this.now();
     this.tokens = Math.min(this.perSecond * LOG_BURST_SECONDS, this.tokens + (t - this.last) * this.perSecond / 1000);
     this.last = t;
-    if (this.tokens >= 1) { this.tokens--; return true; }
+    if (this.tokens >= 1) { this.tokens--; this.admitted++; return true; }
     this.reporter.drop();
     return false;
   }

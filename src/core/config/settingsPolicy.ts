@@ -48,6 +48,8 @@ export const SETTINGS_POLICY: Readonly<Record<string, WorkspaceRule>> = {
   'prompts.openIn': { kind: 'stricter', order: ['chat', 'editor'] },
   'tools.autoApprove': user,
   'tools.disabled': union,
+  // Reviewing more results is the narrower choice: a workspace may ask for more review, never less.
+  'tools.reviewResults': { kind: 'stricter', order: ['off', 'openWorld', 'untrustedServers', 'always'] },
   'chat.excludedServers': union,
   // Off is the narrower choice: no gateway route into VS Code's chat. A workspace may turn it off, not back on.
   'chat.nativeServers': { kind: 'stricter', order: ['true', 'false'] },

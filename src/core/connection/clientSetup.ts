@@ -94,7 +94,7 @@ export function createHostClient(hooks: ClientHooks): Client {
   client.setNotificationHandler('notifications/elicitation/complete', n => hooks.onElicitationComplete(n.params.elicitationId));
   client.setNotificationHandler('notifications/message', n => {
     const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
-    hooks.serverLog.entry(n.params.level as McpLogLevel, serverLogTag(n.params.logger), redact(data ?? '', hooks.secrets()));
+    hooks.serverLog.entry(n.params.level as McpLogLevel, serverLogTag(n.params.logger), redact(data ?? '', hooks.secrets()), true);
   });
   return client;
 }

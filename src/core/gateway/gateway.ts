@@ -15,6 +15,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { Emitter, type IDisposable } from '../events';
 import { ResultStore } from '../tools/resultBudget';
+import { DEFAULT_REVIEW_TIMEOUT_MS } from '../tools/resultReview';
 import { GatewayClients, type GatewayClient } from './clients';
 import { refuseRequest } from './httpGuard';
 import { sendText, sendWebResponse, toWebRequest } from './httpAdapter';
@@ -130,6 +131,7 @@ class McpGateway implements Gateway {
         policy: this.options.policy ?? (() => OPEN_POLICY),
         results: this.results,
         consent: call => this.consent(call),
+        ...(this.options.reviewResult ? { review: (call: GatewayCall, text: string, signal: AbortSignal) => this.review(call, text, signal) } : {}),
         ...(this.options.presentTools ? { present: (tools: readonly Tool[]) => this.options.presentTools!(client.info, server, tools) } : {}),
         onCall: (s, tool) => this.called(client, s, tool),
       });
@@ -151,6 +153,26 @@ class McpGateway implements Gateway {
       if (call.client.kind === 'window') return windowConsent ? await windowConsent(call, this.options.host.get(call.server)?.tool(call.tool)) : true;
       return approve ? await approve(call) : false;
     } catch { return false; }
+  }
+
+  /** The result gate, bounded: the embedder's answer, or blocked when it does not come in time, fails, or the call ends. */
+  private async review(call: GatewayCall, text: string, signal: AbortSignal): Promise<boolean> {
+    const gate = this.options.reviewResult!;
+    const stop = new AbortController();
+    const ended = AbortSignal.any([signal, stop.signal]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        gate(call, this.options.host.get(call.server)?.tool(call.tool), text, ended).then(ok => ok === true, () => false),
+        new Promise<boolean>(resolve => {
+          timer = setTimeout(() => resolve(false), this.options.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
+          ended.addEventListener('abort', () => resolve(false), { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      stop.abort(); // the prompt of an unanswered review is closed
+    }
   }
 
   private called(client: GatewayClient, server: string, tool: string): void {

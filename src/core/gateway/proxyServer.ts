@@ -18,6 +18,7 @@ import { offeredTools, serverRefusal, toolRefusal } from './toolFilter';
 import { findTools, GATEWAY_CALL_TOOL, GATEWAY_FIND_TOOLS, gatewayTools, isGatewayTool, listPrompts, listTools } from './listBounds';
 import { modelText } from '../text/modelBlock';
 import { verifiedSkillRead } from '../skills/skillDirectory';
+import { BLOCKED_RESULT } from '../tools/resultReview';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
@@ -32,6 +33,8 @@ export interface ProxyContext {
   readonly results: ResultStore;
   /** Consent for one call (the gateway decides who is asked). */
   readonly consent: (call: GatewayCall) => Promise<boolean>;
+  /** The result gate: whether the client may have this result (held until it answers); absent: always. */
+  readonly review?: (call: GatewayCall, text: string, signal: AbortSignal) => Promise<boolean>;
   readonly onCall: (server: string, tool: string) => void;
   /** The tools this client is shown (after the policy's filter); absent: as the host lists them. */
   readonly present?: (tools: readonly Tool[]) => Promise<Tool[]>;
@@ -76,6 +79,13 @@ export function createProxyServer(ctx: ProxyContext): Server {
     try { await c.ready({ signal }, method); } catch (e) { throw new ProtocolError(INTERNAL_ERROR, message(e)); }
     return c;
   };
+  // The real server's log, as its log gate admitted it (cleaned, cut, rate-bounded), to this client at
+  // the level the client set (`logging/setLevel`, kept per session by the SDK's server).
+  const forwarding = conn?.serverLog.onDidForward(({ level, line }) => {
+    void server.sendLoggingMessage({ level, data: line }, server.transport?.sessionId).catch(() => undefined);
+  });
+  const closed = server.onclose;
+  server.onclose = () => { forwarding?.dispose(); closed?.(); };
   const relay = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => { throw e instanceof ProtocolError ? e : new ProtocolError(INTERNAL_ERROR, message(e)); });
 
   server.setRequestHandler('tools/list', async (_req, rc) => {
@@ -98,7 +108,8 @@ export function createProxyServer(ctx: ProxyContext): Server {
       const definition = conn.tool(tool);
       const refused = toolRefusal(ctx.policy(), name, tool, definition);
       if (refused) return fail(refused);
-      if (!await ctx.consent({ client: ctx.client, server: name, tool, arguments: toolArgs, ...(definition?.annotations ? { annotations: definition.annotations } : {}), ...(relayed ? { relayed } : {}) })) {
+      const call: GatewayCall = { client: ctx.client, server: name, tool, arguments: toolArgs, ...(definition?.annotations ? { annotations: definition.annotations } : {}), ...(relayed ? { relayed } : {}) };
+      if (!await ctx.consent(call)) {
         return fail(`The user did not allow ${ctx.client.label} to run the tool "${tool}" of MCP server "${name}".`);
       }
       ctx.onCall(name, tool);
@@ -106,7 +117,10 @@ export function createProxyServer(ctx: ProxyContext): Server {
       try {
         result = await conn.callTool(tool, toolArgs, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
       } catch (e) { return fail(message(e)); }
-      return server.projectCallToolResult(withinBudget(ctx, tool, cleanCallResult(result)), definition?.outputSchema as Record<string, unknown> | undefined);
+      const cleaned = cleanCallResult(result);
+      // Held here until the user allowed it: nothing of a blocked result (text, structured content, images) goes out.
+      if (ctx.review && !await ctx.review(call, resultText(cleaned), rc.mcpReq.signal)) return fail(BLOCKED_RESULT);
+      return server.projectCallToolResult(withinBudget(ctx, tool, cleaned), definition?.outputSchema as Record<string, unknown> | undefined);
     };
     if (!isGatewayTool(req.params.name, offered)) return run(c, req.params.name, args, false);
     if (req.params.name === GATEWAY_FIND_TOOLS) return { content: [{ type: 'text', text: findTools(name, catalogue, offered, typeof args.query === 'string' ? args.query : '') }] };
@@ -164,6 +178,13 @@ export function createProxyServer(ctx: ProxyContext): Server {
     return relay(c.complete(req.params, { signal: rc.mcpReq.signal }));
   });
   return server;
+}
+
+/** What the user reviews of a result: its text blocks, embedded texts and structured content. */
+function resultText(result: CallToolResult): string {
+  const parts = (result.content ?? []).map(b => b.type === 'text' ? b.text : b.type === 'resource' && 'text' in b.resource ? b.resource.text : `[${b.type}]`);
+  if (result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  return parts.join('\n');
 }
 
 /** The real server's progress for this request, sent on to the client under the client's token. */

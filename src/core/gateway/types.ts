@@ -51,6 +51,15 @@ export interface GatewayOptions {
    * (`presentTools`) and asks only where the client did not. Absent: a window's calls run.
    */
   readonly windowConsent?: (call: GatewayCall, tool: Tool | undefined) => Promise<boolean>;
+  /**
+   * The result gate (`mcpHost.tools.reviewResults`, core/tools/resultReview.ts): whether the client's
+   * model may read what a tool returned (its text, cleaned). The gateway holds the result until this
+   * answers, at most `reviewTimeoutMs`; no answer in time, an error or a cancelled call: blocked, and
+   * the client gets `BLOCKED_RESULT` only. Absent: results go through.
+   */
+  readonly reviewResult?: (call: GatewayCall, tool: Tool | undefined, text: string, signal: AbortSignal) => Promise<boolean>;
+  /** How long a result is held for `reviewResult`; default `DEFAULT_REVIEW_TIMEOUT_MS`. */
+  readonly reviewTimeoutMs?: number;
   /** The tools a client's `tools/list` shows (after the policy's filter); absent: as the host lists them. */
   readonly presentTools?: (client: GatewayClientInfo, server: string, tools: readonly Tool[]) => Promise<Tool[]>;
   /** Read on every request, so a settings change applies at once; absent: nothing disabled or excluded. */

@@ -13,3 +13,5 @@ export * from './resultImages';
 export * from './tokenCount';
 export * from './programIdentity';
 export { canonicalJson } from './canonicalJson';
+export * from './resultReview';
+export { memoryStorage } from './approvalRecords';

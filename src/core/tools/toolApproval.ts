@@ -19,6 +19,11 @@
  * bound on first use to the program the name ran then (and `server/tool` to the tool's definition), so
  * a later program under the name asks. `trustedServers` lets `readOnlyHint` count, bound the same way.
  *
+ * An approval lasts as long as the user chose: `always` (the declaration scope's store), `workspace`
+ * (this workspace's state, and only while the window's workspace is the one it was given in) or
+ * `session` (memory only: a reload, a new window asks again). Each is bound to the program and the
+ * definition as above, and pruned with them.
+ *
  * Sampling is consent of the same kind: "always allow this server to use a language model" is a record
  * of kind `sampling` bound to the program like the others, and the `mcpHost.sampling` policy "allow"
  * (the user's settings, by name) counts for user-declared servers only, bound to the program the name
@@ -27,6 +32,9 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import { canonicalJson } from './canonicalJson';
+import { memoryStorage, same, valid, type ApprovalLifetime, type ApprovalStorage, type ServerScope, type StoredApproval } from './approvalRecords';
+
+export type { ApprovalKind, ApprovalLifetime, ApprovalStorage, ServerScope, StoredApproval } from './approvalRecords';
 
 export interface ApprovalSettings {
   readonly autoApprove: readonly string[];
@@ -36,9 +44,6 @@ export interface ApprovalSettings {
   /** Server names whose own `mcpHost.sampling` entry has policy "allow" (bound to their program when the settings are read). */
   readonly samplingAllowed?: readonly string[];
 }
-
-/** Where a server was declared (VS Code: user settings, the workspace, a folder of it). */
-export type ServerScope = 'user' | 'workspace' | 'folder';
 
 /** Who asks to run a tool: a language model (chat, the language-model tools, the tool runner) or the server's MCP App. */
 export type ToolCaller = 'model' | 'app';
@@ -55,36 +60,6 @@ export interface ApprovalTarget {
   readonly sandboxed?: boolean;
   /** Default `model`. */
   readonly caller?: ToolCaller;
-}
-
-/**
- * Persistent key/value storage (VS Code's `Memento`): `user` for user-declared servers
- * (globalState), `workspace` for servers the open workspace declared (workspaceState).
- */
-export interface ApprovalStorage {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-export type ApprovalKind = 'tool' | 'server' | 'resources' | 'sampling';
-
-export interface StoredApproval {
-  /** `tool`: one tool; `server`: every tool of the server; `resources`: models may read its resources; `sampling`: it may use a language model unasked. */
-  readonly kind: ApprovalKind;
-  readonly server: string;
-  readonly scope: ServerScope;
-  /** The program identity the approval was given to. */
-  readonly program: string;
-  /** The workspace that identity was bound to (user servers whose program depends on the folder). */
-  readonly workspace?: string;
-  /** `app`: given to the server's app; absent: to models. */
-  readonly caller?: 'app';
-  /** Exact tool name (kind `tool`). */
-  readonly tool?: string;
-  /** {@link toolDefinitionHash} of the tool when it was approved (kind `tool`). */
-  readonly definition?: string;
-  /** ISO time of the approval. */
-  readonly granted: string;
 }
 
 export type ApprovalReason = 'tool' | 'server' | 'readOnly' | 'sandboxed';
@@ -111,6 +86,10 @@ export interface DeclaredProgram {
 const APPROVALS_KEY = 'mcpHost.approvals.v2';
 const LEGACY_KEYS = ['mcpHost.approvals', 'mcpHost.approvals.settingBindings'];
 const BINDINGS_KEY = 'mcpHost.approvals.settingBindings.v2';
+/** `workspace` approvals, of servers of every declaration scope, in the workspace store. */
+const WORKSPACE_LIFETIME_KEY = 'mcpHost.approvals.thisWorkspace.v1';
+/** The stores a prune goes through: each lifetime's, per declaration scope where it has one. */
+const PRUNED_PLACES = [['always', 'user'], ['always', 'workspace'], ['session', 'user'], ['workspace', 'user']] as const;
 /** Where `mcpHost.sampling` names with policy "allow" are bound to programs (`server` → program). */
 const SAMPLING_BINDINGS_KEY = 'mcpHost.approvals.samplingBindings.v1';
 
@@ -138,16 +117,39 @@ export type DeclaredLookup = (server: string, scope: ServerScope) => DeclaredPro
 
 export class ToolApprovals {
   private pruning: Promise<void> = Promise.resolve();
+  /** `session` approvals: memory only (by default a store of this object's), so they end with the window. */
+  private readonly session: ApprovalStorage;
 
-  constructor(private readonly storage: { readonly user: ApprovalStorage; readonly workspace: ApprovalStorage }) {}
+  constructor(
+    private readonly storage: { readonly user: ApprovalStorage; readonly workspace: ApprovalStorage; readonly session?: ApprovalStorage },
+    /** The identity of the window's workspace now (undefined: no workspace, so no `workspace` approval). */
+    private readonly here: () => string | undefined = () => undefined,
+  ) {
+    this.session = storage.session ?? memoryStorage();
+  }
 
   private store(scope: ServerScope): ApprovalStorage { return scope === 'user' ? this.storage.user : this.storage.workspace; }
-  private records(scope: ServerScope): StoredApproval[] { return valid(this.store(scope).get<unknown>(APPROVALS_KEY)); }
+  /** Where records of a lifetime live: `always` per declaration scope, the others in stores of their own. */
+  private place(lifetime: ApprovalLifetime | undefined, scope: ServerScope): [ApprovalStorage, string] {
+    if (lifetime === 'session') return [this.session, APPROVALS_KEY];
+    if (lifetime === 'workspace') return [this.storage.workspace, WORKSPACE_LIFETIME_KEY];
+    return [this.store(scope), APPROVALS_KEY];
+  }
+  private read(lifetime: ApprovalLifetime | undefined, scope: ServerScope): StoredApproval[] {
+    const [store, key] = this.place(lifetime, scope);
+    return valid(store.get<unknown>(key)).filter(a => (a.lifetime ?? 'always') === (lifetime ?? 'always'));
+  }
+  private records(scope: ServerScope): StoredApproval[] { return this.read('always', scope); }
+  /** The session's and this workspace's records (a `workspace` one given in another workspace does not count). */
+  private held(): StoredApproval[] {
+    const here = this.here();
+    return [...this.read('session', 'user'), ...this.read('workspace', 'user').filter(a => here !== undefined && a.heldIn === here)];
+  }
   private mine(target: ApprovalTarget): StoredApproval[] {
     const { server, scope, program } = target;
     if (!scope || !program) return [];
     const caller = target.caller === 'app' ? 'app' : undefined;
-    return this.records(scope).filter(a => a.server === server && a.scope === scope && a.program === program && a.caller === caller);
+    return [...this.records(scope), ...this.held()].filter(a => a.server === server && a.scope === scope && a.program === program && a.caller === caller);
   }
 
   /** Whether calling `tool` of `target` needs a confirmation. */
@@ -201,7 +203,10 @@ export class ToolApprovals {
    * For a user server, the user's explicit "always" in a prompt that showed this program also moves the
    * settings' binding of the name to it (else settings bound to an earlier program would never apply again).
    */
-  async grantTool(target: ApprovalTarget, tool: Tool, kind: 'tool' | 'server'): Promise<void> {
+  async grantTool(target: ApprovalTarget, tool: Tool, kind: 'tool' | 'server', lifetime: ApprovalLifetime = 'always'): Promise<void> {
+    if (lifetime !== 'always') {
+      return this.add(target, kind === 'server' ? { kind } : { kind, tool: tool.name, definition: toolDefinitionHash(tool) }, lifetime);
+    }
     if (target.scope === 'user' && target.program) {
       const bindings: Bindings = { ...readBindings(this.storage.user) };
       if (bindings[target.server] !== undefined && bindings[target.server].program !== target.program) {
@@ -240,15 +245,15 @@ export class ToolApprovals {
   /** Remembers "always allow sampling" for the program `target` runs now. */
   grantSampling(target: ApprovalTarget): Promise<void> { return this.add({ ...target, caller: 'model' }, { kind: 'sampling' }); }
 
-  /** Every stored approval, user store first. */
+  /** Every stored approval: user store first, then the workspace's, this workspace's and the session's. */
   all(): StoredApproval[] {
-    const workspace = this.storage.workspace === this.storage.user ? [] : valid(this.storage.workspace.get<unknown>(APPROVALS_KEY));
-    return [...this.records('user'), ...workspace];
+    const workspace = this.storage.workspace === this.storage.user ? [] : this.records('workspace');
+    return [...this.records('user'), ...workspace, ...this.held()];
   }
 
   async revoke(approval: StoredApproval): Promise<void> {
-    const rest = this.records(approval.scope).filter(a => !same(a, approval));
-    await this.store(approval.scope).update(APPROVALS_KEY, rest);
+    const [store, key] = this.place(approval.lifetime, approval.scope);
+    await store.update(key, valid(store.get<unknown>(key)).filter(a => !same(a, approval)));
   }
 
   /**
@@ -267,18 +272,21 @@ export class ToolApprovals {
   }
 
   private async pruneNow(declared: DeclaredLookup, workspace: string, settings?: ApprovalSettings): Promise<void> {
-    const seen = new Set(this.all().map(signature));
+    // Every record of every lifetime, those held in other workspaces too: each is judged by its declaration.
+    const stored = () => PRUNED_PLACES.map(([lifetime, scope]) => this.place(lifetime, scope)).flatMap(([store, key]) => valid(store.get<unknown>(key)));
+    const seen = new Set(stored().map(signature));
     const names = settings ? settingNames(settings) : { approve: new Set<string>(), sampling: new Set<string>() };
     const wanted = new Map<string, [string, ServerScope]>();
-    for (const a of this.all()) wanted.set(JSON.stringify([a.server, a.scope]), [a.server, a.scope]);
+    for (const a of stored()) wanted.set(JSON.stringify([a.server, a.scope]), [a.server, a.scope]);
     for (const name of [...names.approve, ...names.sampling]) if (name && name !== '*') wanted.set(JSON.stringify([name, 'user']), [name, 'user']);
     const found = new Map<string, DeclaredProgram | undefined>();
     await Promise.all([...wanted].map(async ([key, [server, scope]]) => { found.set(key, await declared(server, scope)); }));
     const now = (server: string, scope: ServerScope) => found.get(JSON.stringify([server, scope]));
     await this.bindNames(BINDINGS_KEY, names.approve, now);
     await this.bindNames(SAMPLING_BINDINGS_KEY, names.sampling, now);
-    for (const scope of ['user', 'workspace'] as const) {
-      const records = this.records(scope);
+    for (const [lifetime, scope] of PRUNED_PLACES) {
+      const [store, key] = this.place(lifetime, scope);
+      const records = valid(store.get<unknown>(key));
       const kept = records.filter(a => {
         if (!seen.has(signature(a))) return true;
         const current = now(a.server, a.scope);
@@ -286,16 +294,12 @@ export class ToolApprovals {
         if (a.workspace !== undefined && a.workspace !== workspace) return true;
         return current.program === a.program;
       });
-      if (kept.length !== records.length) await this.store(scope).update(APPROVALS_KEY, kept);
+      if (kept.length !== records.length) await store.update(key, kept);
     }
     for (const key of LEGACY_KEYS) if (this.storage.user.get(key) !== undefined) await this.storage.user.update(key, undefined);
     if (this.storage.workspace.get(LEGACY_KEYS[0]) !== undefined) await this.storage.workspace.update(LEGACY_KEYS[0], undefined);
   }
 
-  /**
-   * Binds each server name the settings allow by name to the program its user declaration runs now,
-   * so a program that comes under the name later finds the name taken (not only on first use).
-   */
   private async bindNames(key: string, names: ReadonlySet<string>, declared: (server: string, scope: ServerScope) => DeclaredProgram | undefined): Promise<void> {
     const bindings: Bindings = { ...readBindings(this.storage.user, key) };
     let dirty = false;
@@ -312,20 +316,35 @@ export class ToolApprovals {
     await this.storage.user.update(BINDINGS_KEY, undefined);
     await this.storage.user.update(SAMPLING_BINDINGS_KEY, undefined);
     await this.storage.workspace.update(APPROVALS_KEY, undefined);
+    await this.storage.workspace.update(WORKSPACE_LIFETIME_KEY, undefined);
+    await this.session.update(APPROVALS_KEY, undefined);
   }
 
-  private async add(target: ApprovalTarget, what: Pick<StoredApproval, 'kind' | 'tool' | 'definition'>): Promise<void> {
+  private async add(target: ApprovalTarget, what: Pick<StoredApproval, 'kind' | 'tool' | 'definition'>, lifetime: ApprovalLifetime = 'always'): Promise<void> {
     const { scope, program } = target;
     if (!scope || !program) return; // an undeclared server has nothing to bind an approval to
+    // A window without a workspace has no workspace to hold the approval: it lasts the session.
+    const heldIn = lifetime === 'workspace' ? this.here() : undefined;
+    const life = lifetime === 'workspace' && heldIn === undefined ? 'session' : lifetime;
     const record: StoredApproval = {
       ...what, server: target.server, scope, program,
       ...(target.workspace !== undefined ? { workspace: target.workspace } : {}),
       ...(target.caller === 'app' ? { caller: 'app' as const } : {}),
       granted: new Date().toISOString(),
+      ...(life !== 'always' ? { lifetime: life } : {}),
+      ...(life === 'workspace' ? { heldIn } : {}),
     };
-    const rest = this.records(scope).filter(a => !same(a, record));
-    await this.store(scope).update(APPROVALS_KEY, [...rest, record]);
+    const [store, key] = this.place(life, scope);
+    const rest = valid(store.get<unknown>(key)).filter(a => !same(a, record));
+    await store.update(key, [...rest, record]);
   }
+}
+
+function readBindings(storage: ApprovalStorage, key = BINDINGS_KEY): Bindings {
+  const raw = storage.get<unknown>(key);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).filter(([, b]) => !!b && typeof b === 'object' && typeof (b as { program?: unknown }).program === 'string'
+    && ['string', 'undefined'].includes(typeof (b as { definition?: unknown }).definition))) as Bindings;
 }
 
 /** The server names the settings allow by name (server and tool names may both hold a '/': every prefix before one is a candidate). */
@@ -336,34 +355,5 @@ function settingNames(settings: ApprovalSettings): { approve: Set<string>; sampl
 
 /** One record exactly (its time included), to tell the records a prune saw from those added while it looked names up. */
 function signature(a: StoredApproval): string {
-  return JSON.stringify([a.kind, a.server, a.scope, a.program, a.workspace, a.caller, a.tool, a.definition, a.granted]);
-}
-
-/** Same server, scope, program, caller, kind and tool (the definition and time may differ: the newer record replaces the older). */
-function same(a: StoredApproval, b: StoredApproval): boolean {
-  return a.kind === b.kind && a.server === b.server && a.scope === b.scope && a.program === b.program && a.workspace === b.workspace && a.caller === b.caller && a.tool === b.tool;
-}
-
-function readBindings(storage: ApprovalStorage, key = BINDINGS_KEY): Bindings {
-  const raw = storage.get<unknown>(key);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  return Object.fromEntries(Object.entries(raw).filter(([, b]) => !!b && typeof b === 'object' && typeof (b as { program?: unknown }).program === 'string'
-    && ['string', 'undefined'].includes(typeof (b as { definition?: unknown }).definition))) as Bindings;
-}
-
-/** Stored values are read back defensively: anything malformed is ignored, never widened. */
-function valid(raw: unknown): StoredApproval[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.filter((a): a is StoredApproval => {
-    if (!a || typeof a !== 'object') return false;
-    const r = a as Record<string, unknown>;
-    return ['tool', 'server', 'resources', 'sampling'].includes(r.kind as string)
-      && typeof r.server === 'string'
-      && ['user', 'workspace', 'folder'].includes(r.scope as string)
-      && typeof r.program === 'string' && r.program !== ''
-      && (r.workspace === undefined || typeof r.workspace === 'string')
-      && (r.caller === undefined || r.caller === 'app')
-      && (r.kind !== 'tool' || (typeof r.tool === 'string' && typeof r.definition === 'string'))
-      && ((r.kind !== 'resources' && r.kind !== 'sampling') || r.caller === undefined);
-  });
+  return JSON.stringify([a.kind, a.server, a.scope, a.program, a.workspace, a.caller, a.tool, a.definition, a.granted, a.lifetime, a.heldIn]);
 }

@@ -1,4 +1,4 @@
-/** MCP: Manage Tool Approvals…: the stored approvals (each bound to a program and a caller, see core toolApproval), unchecking one revokes it. */
+/** MCP: Manage Tool Approvals…: the stored approvals (each bound to a program and a caller, see core toolApproval) of every lifetime — this session's, this workspace's, always — unchecking one revokes it. */
 import * as vscode from 'vscode';
 import type { StoredApproval, ToolApprovals } from '../../core';
 import { pickText } from '../pickText';
@@ -9,7 +9,7 @@ export function registerApprovalCommands(approvals: ToolApprovals): vscode.Dispo
       const all = approvals.all();
       if (!all.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tool approvals are stored.')); return; }
       type Item = vscode.QuickPickItem & { approval: StoredApproval };
-      const items: Item[] = all.map(a => ({ label: describe(a), description: a.caller === 'app' ? `${scopeLabel(a)} · ${vscode.l10n.t('when its app asks')}` : scopeLabel(a), detail: vscode.l10n.t('allowed {0}', a.granted), picked: true, approval: a }));
+      const items: Item[] = all.map(a => ({ label: describe(a), description: [scopeLabel(a), lifetimeLabel(a), ...(a.caller === 'app' ? [vscode.l10n.t('when its app asks')] : [])].join(' · '), detail: vscode.l10n.t('allowed {0}', a.granted), picked: true, approval: a }));
       const kept = await vscode.window.showQuickPick(items, {
         canPickMany: true,
         title: vscode.l10n.t('MCP tool approvals'),
@@ -30,6 +30,11 @@ function describe(a: StoredApproval): string {
     case 'resources': return vscode.l10n.t('Reading resources of "{0}"', server);
     case 'sampling': return vscode.l10n.t('Language model requests (sampling) of "{0}"', server);
   }
+}
+
+/** How long the approval lasts: this session (memory only), this workspace, or always. */
+function lifetimeLabel(a: StoredApproval): string {
+  return a.lifetime === 'session' ? vscode.l10n.t('for this session') : a.lifetime === 'workspace' ? vscode.l10n.t('in this workspace') : vscode.l10n.t('always');
 }
 
 function scopeLabel(a: StoredApproval): string {

@@ -96,6 +96,10 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
       if (!calls.length) return answered({ metadata: { rounds: round + 1 } });
       messages.push(vscode.LanguageModelChatMessage.Assistant(assistant));
       const results: vscode.LanguageModelToolResultPart[] = [];
+      // Several confirmations of this turn are asked in one prompt (answers bound to each call's tool definition).
+      const mcpCalls = calls.flatMap(call => { const t = byName.get(call.name); return t ? [{ call, server: t.server, tool: t.tool.name, args: (call.input ?? {}) as Record<string, unknown> }] : []; });
+      const batched = await deps.invoker.batch(mcpCalls, token);
+      const batchOf = new Map(mcpCalls.map((c, i) => [c.call, batched[i]]));
       for (const call of calls) {
         if (token.isCancellationRequested) break;
         if (call.name === FIND_TOOLS && !offer.complete) {
@@ -123,7 +127,7 @@ async function handle(deps: ParticipantDeps, request: vscode.ChatRequest, chatCo
           results.push(new ToolResult(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)], true));
           continue;
         }
-        const r = await deps.invoker.invoke({ server: t.server, tool: t.tool.name, args: (call.input ?? {}) as Record<string, unknown>, token, onProgress: m => stream.progress(m) });
+        const r = await deps.invoker.invoke({ server: t.server, tool: t.tool.name, args: (call.input ?? {}) as Record<string, unknown>, token, onProgress: m => stream.progress(m), batch: batchOf.get(call) });
         for (const p of r.parts) {
           // Resources the tool pointed at open through our read-only file system provider.
           if (p.kind === 'reference') stream.reference(resourceFileUri(t.server, p.uri, 0, fileNameFor(p.uri, p.name, p.mimeType)));

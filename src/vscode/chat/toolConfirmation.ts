@@ -12,7 +12,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { pickText } from '../pickText';
 import type { ReadOnlySnapshots } from '../readOnlySnapshots';
 
-export type ToolDecision = 'once' | 'tool' | 'server' | 'deny';
+/** `tool`/`server` alone last always; `:session` this window's life, `:workspace` this workspace. */
+export type ToolDecision = 'once' | 'deny' | `${'tool' | 'server'}${'' | ':session' | ':workspace'}`;
 export type ReadDecision = 'once' | 'server' | 'deny';
 
 export interface ToolCallRequest {
@@ -27,6 +28,8 @@ export interface ToolCallRequest {
   readonly caller?: 'model' | 'app';
   /** Who sent the call when it is not this window's chat (a terminal agent the user connected). */
   readonly via?: string;
+  /** The window has a workspace that a "this workspace" approval can be held in. */
+  readonly inWorkspace?: boolean;
 }
 
 export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySnapshots, token?: vscode.CancellationToken): Promise<ToolDecision> {
@@ -37,7 +40,11 @@ export async function confirmToolCall(r: ToolCallRequest, snapshots: ReadOnlySna
   const items: Item<ToolDecision>[] = [
     { label: `$(close) ${vscode.l10n.t('Deny')}`, action: 'deny' },
     { label: `$(check) ${vscode.l10n.t('Allow once')}`, action: 'once' },
+    { label: `$(history) ${vscode.l10n.t('Allow "{0}" for this session', tool)}`, description: vscode.l10n.t('until the window closes or reloads'), action: 'tool:session' },
+    ...(r.inWorkspace ? [{ label: `$(folder) ${vscode.l10n.t('Allow "{0}" in this workspace', tool)}`, action: 'tool:workspace' as const }] : []),
     { label: `$(check-all) ${vscode.l10n.t('Always allow "{0}"', tool)}`, description: app ? vscode.l10n.t('from {0}, when its app asks', server) : vscode.l10n.t('from {0}', server), action: 'tool' },
+    { label: `$(history) ${vscode.l10n.t('Allow every tool from "{0}" for this session', server)}`, action: 'server:session' },
+    ...(r.inWorkspace ? [{ label: `$(folder) ${vscode.l10n.t('Allow every tool from "{0}" in this workspace', server)}`, action: 'server:workspace' as const }] : []),
     { label: `$(server) ${vscode.l10n.t('Always allow every tool from "{0}"', server)}`, description: app ? vscode.l10n.t('when its app asks') : undefined, action: 'server' },
     { label: `$(go-to-file) ${vscode.l10n.t('Show the full arguments')}`, action: 'show' },
     separator(vscode.l10n.t('Tool')),
@@ -80,15 +87,15 @@ export async function confirmResourceRead(server: string, uri: string, token?: v
   return choice === undefined || choice === 'show' ? 'deny' : choice;
 }
 
-type Item<A> = vscode.QuickPickItem & { action?: A | 'show' };
-const separator = <A>(label: string): Item<A> => ({ label, kind: vscode.QuickPickItemKind.Separator });
-const safeFileName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'x';
+export type Item<A> = vscode.QuickPickItem & { action?: A | 'show' };
+export const separator = <A>(label: string): Item<A> => ({ label, kind: vscode.QuickPickItemKind.Separator });
+export const safeFileName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'x';
 
 /**
  * A QuickPick whose first item is active; it stays active while the user types (a filter must not
  * move the highlight onto an "allow"). Resolves with the accepted item's action, undefined when closed.
  */
-function pick<A>(options: { title: string; placeholder: string; items: Item<A>[] }, token?: vscode.CancellationToken): Promise<A | 'show' | undefined> {
+export function pick<A>(options: { title: string; placeholder: string; items: Item<A>[] }, token?: vscode.CancellationToken): Promise<A | 'show' | undefined> {
   const qp = vscode.window.createQuickPick<Item<A>>();
   const safe: Item<A> = { ...options.items[0], alwaysShow: true };
   qp.title = options.title;

@@ -10,17 +10,32 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { ToolApprovals, type ApprovalStorage, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
+import { memoryStorage, ResultReviews, reviewResultsMode, ToolApprovals, toolDefinitionHash, type ApprovalLifetime, type ApprovalStorage, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
 import type { SamplingGrants } from '../../core/sampling';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
+import { readSetting } from '../settingsReader';
+import { confirmBatch, type BatchCall } from './batchConfirmation';
+import { confirmResult } from './resultConfirmation';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
 import { declaredProgram } from './declaredPrograms';
 import { confirmResourceRead, confirmToolCall } from './toolConfirmation';
 import { approvalSettings } from './toolSettings';
 
+/** A call the user answered in a batch prompt, bound to the definition it was shown with. */
+export interface BatchAnswer {
+  readonly allowed: boolean;
+  readonly definition: string;
+  /** Past the prompt's bound: not asked about, so not run. */
+  readonly tooMany?: boolean;
+}
+
+/** The workspace a "this workspace" approval is held in (none in an empty window). */
+const heldIn = () => workspaceIdentity() || undefined;
+
 export class ToolConsent implements vscode.Disposable {
   readonly approvals: ToolApprovals;
+  private readonly reviews: ResultReviews;
   private readonly snapshots = new ReadOnlySnapshots('mcp-host-consent');
   private readonly changed = new vscode.EventEmitter<void>();
   /** An approval was granted, revoked, pruned or bound (what {@link runsUnasked} answers may have changed). */
@@ -39,8 +54,10 @@ export class ToolConsent implements vscode.Disposable {
     // Pruning before the discovered files are read would delete every approval of their servers.
     this.pruning = discoveredReady.then(() => undefined, () => undefined);
     // Every write of the records goes through here, whoever makes it (a confirmation, Manage Tool Approvals, a prune).
-    const watched = (m: vscode.Memento): ApprovalStorage => ({ get: key => m.get(key), update: async (key, value) => { await m.update(key, value); this.changed.fire(); } });
-    this.approvals = new ToolApprovals({ user: watched(state.globalState), workspace: watched(state.workspaceState) });
+    const watched = (m: ApprovalStorage): ApprovalStorage => ({ get: key => m.get(key), update: async (key, value) => { await m.update(key, value); this.changed.fire(); } });
+    // Session approvals live in this object's memory only: a reload or another window asks again.
+    this.approvals = new ToolApprovals({ user: watched(state.globalState), workspace: watched(state.workspaceState), session: watched(memoryStorage()) }, heldIn);
+    this.reviews = new ResultReviews(state.globalState);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration(e => {
       if (['servers', 'tools.autoApprove', 'trustedServers', 'sampling'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) void this.prune();
       if (['tools.autoApprove', 'trustedServers', 'sandbox.autoApproveTools'].some(k => e.affectsConfiguration(`${SECTION}.${k}`))) this.changed.fire();
@@ -67,14 +84,49 @@ export class ToolConsent implements vscode.Disposable {
   }
 
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
-  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string): Promise<string | undefined> {
+  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string, batch?: BatchAnswer): Promise<string | undefined> {
     const target = await this.target(server, caller);
     const check = await this.approvals.checkTool(target, tool, approvalSettings());
     if (check.approvedBy) return check.approvedBy;
-    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller, via }, this.snapshots, token);
+    // A batch answer counts for the definition the user was shown; a tool redefined since asks on its own.
+    if (batch && batch.definition === toolDefinitionHash(tool)) return batch.allowed ? 'user:once (batch)' : undefined;
+    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller, via, inWorkspace: heldIn() !== undefined }, this.snapshots, token);
     if (decision === 'deny') return undefined;
-    if (decision === 'tool' || decision === 'server') await this.approvals.grantTool(target, tool, decision);
+    if (decision !== 'once') {
+      const [kind, lifetime = 'always'] = decision.split(':') as ['tool' | 'server', ApprovalLifetime?];
+      await this.approvals.grantTool(target, tool, kind, lifetime);
+    }
     return `user:${decision}`;
+  }
+
+  /**
+   * Several calls of one model turn answered together: the calls that would be asked (not those that
+   * run unasked) go into one prompt when there are two or more. Returns an answer per call, undefined
+   * for a call left to its own prompt; calls past the prompt's bound are answered "not allowed".
+   */
+  async batch(calls: readonly BatchCall[], limit: number, token?: vscode.CancellationToken): Promise<(BatchAnswer | undefined)[]> {
+    const asked: number[] = [];
+    for (const [i, c] of calls.entries()) if (!await this.runsUnasked(c.server, c.tool)) asked.push(i);
+    const answers: (BatchAnswer | undefined)[] = calls.map(() => undefined);
+    if (asked.length < 2) return answers;
+    const decision = await confirmBatch(asked.map(i => calls[i]), this.snapshots, token);
+    for (const [n, i] of asked.entries()) {
+      const definition = toolDefinitionHash(calls[i].tool);
+      if (n >= limit) answers[i] = { allowed: false, definition, tooMany: true };
+      else if (decision !== 'each') answers[i] = { allowed: decision === 'all', definition };
+    }
+    return answers;
+  }
+
+  /**
+   * The result gate: whether a model may read what `tool` returned (`mcpHost.tools.reviewResults`;
+   * core/tools/resultReview.ts). Asks the user when the setting gates this tool; `true` when it does not.
+   */
+  async reviewResult(server: string, tool: Tool, text: string, token?: vscode.CancellationToken): Promise<boolean> {
+    const mode = reviewResultsMode(readSetting<unknown>('tools.reviewResults'));
+    const trusted = approvalSettings().trustedServers.includes(server) && this.scopeOf(server) === 'user';
+    if (!await this.reviews.needsReview(mode, { server, program: (await this.target(server)).program, trusted }, tool)) return true;
+    return confirmResult(server, tool.name, text, this.snapshots, token);
   }
 
   /** Whether a model may read `uri` of `server` (asks unless the user allowed every read of that server). */

@@ -6,10 +6,10 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { plainText, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
+import { BLOCKED_RESULT, MAX_BATCH_CALLS, plainText, TOO_MANY_CALLS, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
-import type { ToolConsent } from './toolConsent';
+import type { BatchAnswer, ToolConsent } from './toolConsent';
 import { isToolEnabled } from './toolSettings';
 
 export interface InvokeRequest {
@@ -20,6 +20,8 @@ export interface InvokeRequest {
   readonly onProgress?: (message: string) => void;
   /** Who asks: a model (default), or the server's own MCP App (which may call only tools visible to apps). */
   readonly caller?: 'model' | 'app';
+  /** The user's answer to this call in a prompt that listed several calls of the turn (ToolConsent.batch). */
+  readonly batch?: BatchAnswer;
 }
 
 /** A tool a model ran (from @mcp, the language-model tools or the API), with what the server answered. */
@@ -89,8 +91,8 @@ export class ToolInvoker implements vscode.Disposable {
     if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
 
     // Every caller goes through our own per-(server, tool) consent, whatever VS Code decided about the caller.
-    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token, req.caller);
-    if (!approvedBy) return finish('denied', vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
+    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token, req.caller, undefined, req.batch);
+    if (!approvedBy) return finish('denied', req.batch?.tooMany ? TOO_MANY_CALLS : vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
     if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
 
     const label = plainText(tool.title ?? tool.annotations?.title ?? req.tool, { singleLine: true, maxLength: 100 });
@@ -102,13 +104,33 @@ export class ToolInvoker implements vscode.Disposable {
         onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
-      if (req.caller !== 'app') this._onDidRunTool.fire({ server: req.server, tool, args: req.args, result });
       const texts = toolResultTexts(parts, result.isError);
+      // The result gate: a model reads nothing of a result the user blocked (or did not answer about).
+      if (req.caller !== 'app' && !await this.consent.reviewResult(req.server, tool, texts.join('\n'), req.token)) return finish('denied', BLOCKED_RESULT, [], approvedBy);
+      if (req.caller !== 'app') this._onDidRunTool.fire({ server: req.server, tool, args: req.args, result });
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
       return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy, result);
     } catch (e) {
       return failed(e, approvedBy);
     }
+  }
+
+  /**
+   * The user's answers to several calls of one model turn, asked in one prompt (ToolConsent.batch).
+   * Only calls that could reach a confirmation are listed: a call to a missing, disabled or app-only
+   * tool is refused by {@link invoke} as it would be alone.
+   */
+  async batch(calls: readonly { server: string; tool: string; args: Record<string, unknown> }[], token?: vscode.CancellationToken): Promise<(BatchAnswer | undefined)[]> {
+    const askable = calls.map(c => {
+      const conn = this.host.get(c.server);
+      const tool = conn?.tool(c.tool);
+      return conn && tool && !conn.declaration.disabled && isToolEnabled(c.server, c.tool) && toolVisibility(tool).model ? { server: c.server, tool, args: c.args } : undefined;
+    });
+    const listed = askable.flatMap((c, i) => c ? [i] : []);
+    const answers = await this.consent.batch(listed.map(i => askable[i]!), MAX_BATCH_CALLS, token);
+    const out: (BatchAnswer | undefined)[] = calls.map(() => undefined);
+    for (const [n, i] of listed.entries()) out[i] = answers[n];
+    return out;
   }
 
   dispose(): void { this._onDidRunTool.dispose(); }

@@ -6,6 +6,7 @@
  * approval tells the clients to list again.
  */
 import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
 import { startGateway, type Gateway, type GatewayCall, type GatewayPolicy, type Logger, type McpHost } from '../../core';
 import { SECTION } from '../config';
 import { readSetting } from '../settingsReader';
@@ -52,6 +53,7 @@ export class GatewayService implements vscode.Disposable {
       results: this.kept.store,
       approve: call => this.approveAgent(call),
       windowConsent: (call, tool) => this.native.approveWindowCall(call, tool),
+      reviewResult: (call, tool, text, signal) => this.reviewResult(call, tool, text, signal),
       presentTools: (client, server, tools) => client.kind === 'window' ? this.native.present(server, tools) : Promise.resolve([...tools]),
     }).then(g => {
       if (this.disposed) { g.dispose(); throw new Error(vscode.l10n.t('MCP Host is shutting down.')); }
@@ -72,6 +74,20 @@ export class GatewayService implements vscode.Disposable {
     const tool = this.host.get(call.server)?.tool(call.tool);
     if (!tool) return false;
     return await this.consent.toolCall(call.server, tool, call.arguments, undefined, 'model', call.client.label) !== undefined;
+  }
+
+  /** The result gate for a client's call: the same as @mcp's; the gateway holds the result meanwhile (and blocks it when it ends). */
+  private async reviewResult(call: GatewayCall, tool: Tool | undefined, text: string, signal: AbortSignal): Promise<boolean> {
+    if (!tool) return false;
+    const cancel = new vscode.CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.consent.reviewResult(call.server, tool, text, cancel.token);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
   }
 
   dispose(): void {
