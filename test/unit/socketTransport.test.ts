@@ -164,6 +164,17 @@ describe('http over a unix socket', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('untrusted workspace: a socket named through ${workspaceFolder} waits for trust, and nothing reaches it', async () => {
+    const { sock, received } = await onSocket('recording');
+    const { host } = createTestHost({ variables: { workspaceFolders: [{ name: 'w', path: path.dirname(sock) }], trusted: false, userHome: os.homedir(), env: {} } });
+    try {
+      await host.apply({ w: { url: `unix://\${workspaceFolder}/${path.basename(sock)}#/mcp` } });
+      const w = host.require('w');
+      await waitFor(() => w.needsTrust, 'waits for trust');
+      assert.equal(received.length, 0);
+    } finally { await host.shutdown(); }
+  });
+
   it('an input given for one socket is bound to that socket, not to every socket (their URL origin is "null")', () => {
     assert.deepEqual(urlTarget('unix:///run/a.sock#/mcp'), { kind: 'origin', value: 'unix:///run/a.sock' });
     assert.notDeepEqual(urlTarget('unix:///run/a.sock#/mcp'), urlTarget('unix:///run/b.sock#/mcp'));
