@@ -7,6 +7,7 @@
  */
 import type { InputRequest, InputTarget } from './types';
 import { inputIds } from './variables';
+import { isSocketUrl, socketEndpoint } from './socketUrl';
 
 /** Where a declaration comes from; a workspace or folder declaration also names its workspace. */
 export type InputScope = 'user' | 'workspace' | 'folder';
@@ -38,6 +39,12 @@ export function bindingMatches(binding: InputBinding, referrer: InputReferrer): 
 
 /** The origin of a URL whose scheme and authority hold no variables (the rest may: a query key). */
 export function urlTarget(url: string): InputTarget | undefined {
+  if (isSocketUrl(url)) {
+    // The socket is the server (every socket URL's origin is "null"): the path before "#", as the resolver computes it.
+    const before = url.trim().split('#')[0];
+    if (before.includes('${')) return undefined;
+    try { return { kind: 'origin', value: socketEndpoint(url).identity }; } catch { return undefined; }
+  }
   const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url.trim())?.[0];
   if (!authority || authority.includes('${')) return undefined;
   try { return { kind: 'origin', value: new URL(authority).origin }; } catch { return undefined; }

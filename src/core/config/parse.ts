@@ -7,6 +7,7 @@ import { checkVariables, inputIds } from './variables';
 import { parseSandbox } from './sandboxDecl';
 import { parseDev } from './devDecl';
 import { parseAuth } from './authDecl';
+import { isSocketUrl, socketEndpoint } from './socketUrl';
 import { AUTOSTART_CHOICES, isAutostart, type Autostart } from '../autostart/policy';
 
 const STDIO_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev']);
@@ -123,7 +124,13 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   if (!v.url.includes('${')) {
     let parsed: URL | undefined;
     try { parsed = new URL(v.url); } catch { error(`"url" is not a valid URL: ${v.url}`, 'url'); }
-    if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') error(`"url" must start with http:// or https://, not ${parsed.protocol}//`, 'url');
+    if (isSocketUrl(v.url)) {
+      try { socketEndpoint(v.url); } catch (e) { error(`"url": ${(e as Error).message}`, 'url'); }
+    } else if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') error(`"url" must start with http://, https://, unix:// (a local socket) or pipe:// (a Windows named pipe), not ${parsed.protocol}//`, 'url');
+  } else if (isSocketUrl(v.url)) {
+    // The socket part of a URL with variables in its request path can be checked now; the rest at start.
+    const socketPart = v.url.split('#')[0];
+    if (!socketPart.includes('${')) try { socketEndpoint(socketPart); } catch (e) { error(`"url": ${(e as Error).message}`, 'url'); }
   }
   const headers = stringMap(v.headers, 'headers', error, false) as Record<string, string>;
   for (const [k, val] of Object.entries(headers)) {
@@ -132,6 +139,8 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   }
   const auth = parseAuth(v.auth, error);
   if (auth && Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) error('Declares both an Authorization header and "auth": keep one.', 'auth');
+  // OAuth discovers and signs in over the network, which a socket server is not on: it takes headers.
+  if (auth && isSocketUrl(v.url)) error('"auth" (OAuth) is not available for a server on a local socket: send its credential in "headers".', 'auth');
   for (const [field, value] of [['auth.clientId', auth?.clientId], ['auth.scope', auth?.scope]] as const) if (value) checkVars(field, value);
   const decl: HttpDeclaration = { ...base, type, url: v.url, headers, ...(auth ? { auth } : {}) };
   return decl;

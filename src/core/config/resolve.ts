@@ -8,6 +8,7 @@ import { envFileReadError, parseEnvFile, readEnvFileText } from './envFile';
 import { launchBase } from './envFileContent';
 import { inheritedEnvironment } from './inheritedEnv';
 import { relativePathUse, workspaceVariableUses, WorkspaceTrustRequiredError } from './trust';
+import { isSocketUrl, socketEndpoint, SocketUrlError } from './socketUrl';
 
 export class ResolveError extends Error {
   constructor(readonly field: string | undefined, message: string) { super(message); }
@@ -62,9 +63,13 @@ async function resolveLaunch(decl: ServerDeclaration, ctx: VariableContext, inpu
   if (decl.type !== 'stdio') {
     target = urlTarget(decl.url);
     const raw = await sub('url', decl.url);
+    // A socket URL is checked as written: URL would resolve its "..", and every socket's origin is "null".
+    let socket: string | undefined;
+    try { socket = isSocketUrl(raw) ? socketEndpoint(raw).identity : undefined; }
+    catch (e) { throw e instanceof SocketUrlError ? new ResolveError('url', `url: ${e.message}`) : e; }
     let url: URL;
     try { url = new URL(raw); } catch { throw new ResolveError('url', `"url" is not a valid URL after substitution`); }
-    target = { kind: 'origin', value: url.origin };
+    target = { kind: 'origin', value: socket ?? url.origin };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(decl.headers)) headers[k] = await sub(`headers.${k}`, v);
     return { type: decl.type, url, headers, ...(decl.auth ? { auth: await resolveAuth(decl.auth, sub) } : {}) };

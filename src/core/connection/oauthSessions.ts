@@ -4,6 +4,7 @@
  */
 import { MemorySecretStore, normalizeServerUrl, OAuthSession, SignInRequiredError, type AuthorizationError, type AuthPort, type InsufficientScopeError } from '../auth';
 import type { AuthDeclaration } from '../config/authDecl';
+import { isSocketUrl } from '../config/socketUrl';
 import type { Logger } from '../logger';
 import type { HostPorts } from '../ports';
 
@@ -20,6 +21,9 @@ export class ServerOAuth {
   sessionFor(url: URL, headers: Readonly<Record<string, string>>, auth?: AuthDeclaration): OAuthSession | undefined {
     // A declared Authorization header is the user's own credential: no OAuth on top of it.
     if (Object.keys(headers).some(h => h.toLowerCase() === 'authorization')) return undefined;
+    // A socket server is not on the network: its session's requests (metadata, the token's own
+    // requests) would go to http://localhost over TCP, to whatever listens there.
+    if (isSocketUrl(url)) return undefined;
     // A declared grant needs no sign-in UI: an embedder without an auth port (the CLI) gets tokens in memory.
     const port = this.port ?? (auth?.grant ? unattendedPort() : undefined);
     if (!port) return undefined;

@@ -8,6 +8,8 @@ import { StdioTransport, type ProcessWarden, type StdioLaunch } from './stdioTra
 import type { StartedProcess } from './earlyProcesses';
 import { defaultServerLimits, limitedFetch, type ServerLimits } from '../budgets';
 import { describeOversized } from '../budgets/oversized';
+import { isSocketUrl, socketEndpoint, transportUrlOf } from '../config/socketUrl';
+import { socketFetch } from './socketFetch';
 
 /**
  * `logger` receives what the server writes: pass a budget's gated logger (lines cut, rate-limited).
@@ -26,6 +28,12 @@ export function createStdioTransport(launch: Extract<ResolvedLaunch, { type: 'st
 /** `fetch` (an OAuth session's) adds the access token and handles 401/403 for every request of the transport. */
 export function createHttpTransport(kind: 'http' | 'sse', url: URL, headers: Readonly<Record<string, string>>, fetch?: FetchLike, limits: ServerLimits = defaultServerLimits): Transport {
   const requestInit: RequestInit = { headers: { ...headers } };
+  if (isSocketUrl(url)) {
+    // unix:///path.sock#/mcp: every request goes over the socket (checked when the launch was resolved).
+    const endpoint = socketEndpoint(url.href);
+    fetch = socketFetch(endpoint.socketPath);
+    url = transportUrlOf(endpoint);
+  }
   fetch = limitedFetch(fetch ?? globalThis.fetch, limits.maxMessageBytes);
   return kind === 'http'
     ? new StreamableHTTPClientTransport(url, { requestInit, fetch })

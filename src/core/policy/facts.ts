@@ -6,6 +6,7 @@
  */
 import type { ResolvedLaunch, ServerDeclaration } from '../config/types';
 import { programName, runnerPackages, type PackageRef } from './runners';
+import { isSocketUrl, socketEndpoint } from '../config/socketUrl';
 
 export interface ProgramFacts {
   readonly name: string;
@@ -15,7 +16,7 @@ export interface ProgramFacts {
   readonly packages: readonly PackageRef[];
   /** The runner's flags or the environment may load other code or fetch from elsewhere: no package rule admits it. */
   readonly packagesUnsure: boolean;
-  /** `https://host[:port]/path`, normalised; absent for a local server or a URL that does not parse. */
+  /** `https://host[:port]/path` normalised, or a socket's `unix:///path`; absent for a local server or a URL that does not parse. */
   readonly url?: string;
   /** Still holds `${…}` or an env file not read yet: an allow decision waits for the launch. */
   readonly unresolved: boolean;
@@ -68,6 +69,8 @@ const UNRESERVED = /[A-Za-z0-9\-._~]/;
  * `/%6Dcp` is `/mcp`).
  */
 export function normalUrl(raw: string): string | undefined {
+  // A socket server is its socket: `unix:///run/x.sock`, `pipe:///name` (lower case: Windows names ignore case).
+  if (isSocketUrl(raw)) { try { return socketEndpoint(raw, 'win32').identity; } catch { return undefined; } }
   let u: URL;
   try { u = new URL(raw); } catch { return undefined; }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;

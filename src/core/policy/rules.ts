@@ -1,7 +1,7 @@
 /**
  * Policy rules: `name:<glob>`, `command:<glob>`, `package:<name>[@<version>]` (globs allowed) and
  * `url:<scheme>://<host>[:port][/path]` (globs allowed; `*` in the host never crosses a `/`, `:` or
- * `@`). Matching is case-insensitive and on normalised text (names NFKC without invisible characters,
+ * `@`), or a socket's `url:unix:///path` / `url:pipe:///name`. Matching is case-insensitive and on normalised text (names NFKC without invisible characters,
  * URLs as `normalUrl` writes them), so a look-alike spelling of a denied thing is not a way around it.
  */
 import { normalUrl, type ProgramFacts } from './facts';
@@ -20,6 +20,14 @@ export function parseRule(text: unknown): Rule | string {
   const pattern = text.slice(colon + 1).trim();
   if (colon < 0 || !KINDS.includes(kind)) return `"${text}" is not a rule: write name:, command:, package: or url: before the pattern`;
   if (!pattern) return `"${text}" has an empty pattern`;
+  if (kind === 'url' && /^(unix|pipe):/i.test(pattern)) {
+    // A socket rule names socket paths: `url:unix:///run/user/*/mcp.sock`; `*` may cross "/".
+    const m = /^(unix|pipe):\/\/(\/.+)$/i.exec(pattern);
+    if (!m || m[2].includes('..')) return `"${text}": a socket url rule looks like url:unix:///run/mcp/*.sock or url:pipe:///name (an absolute path, no "..")`;
+    const scheme = m[1].toLowerCase();
+    // Unix paths differ by case; Windows pipe names do not (normalUrl writes them in lower case).
+    return { kind, text, re: new RegExp(`^${scheme}://${glob(scheme === 'pipe' ? m[2].toLowerCase() : m[2], '.*')}$`, scheme === 'pipe' ? 'i' : '') };
+  }
   if (kind === 'url') {
     const m = /^(https?):\/\/([^/]+)(\/.*)?$/i.exec(pattern);
     if (!m) return `"${text}": a url rule looks like url:https://mcp.example.com/* (http or https, a host, an optional path)`;

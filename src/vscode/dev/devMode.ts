@@ -38,6 +38,11 @@ interface Watch {
 export class DevMode implements vscode.Disposable {
   private readonly watches = new Map<string, Watch>();
   private readonly sessions = new Map<string, vscode.DebugSession>();
+  /**
+   * From the moment we attach until the debug session ends, its server is in use: `mcpHost.idleStop`
+   * leaves it running (stopping it while the debugger connects breaks the attach).
+   */
+  private readonly holds = new Map<string, vscode.Disposable>();
   /** The inspector port we attached to (or are attaching to), per server. */
   private readonly attached = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -55,7 +60,7 @@ export class DevMode implements vscode.Disposable {
       if (typeof server === 'string' && !s.parentSession) this.sessions.set(server, s);
     }));
     sub(vscode.debug.onDidTerminateDebugSession(s => {
-      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
+      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); this.release(name); }
     }));
     this.syncWatches();
   }
@@ -138,6 +143,7 @@ export class DevMode implements vscode.Disposable {
     const old = this.sessions.get(e.server);
     this.sessions.delete(e.server);
     this.attached.delete(e.server);
+    this.release(e.server);
     if (old) await vscode.debug.stopDebugging(old);
     if (port === undefined) {
       if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug) {
@@ -146,6 +152,8 @@ export class DevMode implements vscode.Disposable {
       return;
     }
     this.attached.set(e.server, port);
+    const hold = conn?.uses.hold();
+    if (hold) this.holds.set(e.server, hold);
     const folder = vscode.workspace.workspaceFolders?.[0];
     const ok = await vscode.debug.startDebugging(folder, {
       type: 'node',
@@ -161,8 +169,14 @@ export class DevMode implements vscode.Disposable {
     });
     if (!ok) {
       this.attached.delete(e.server);
+      this.release(e.server);
       this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
     }
+  }
+
+  private release(server: string): void {
+    this.holds.get(server)?.dispose();
+    this.holds.delete(server);
   }
 
   dispose(): void {
@@ -170,5 +184,7 @@ export class DevMode implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     for (const s of this.sessions.values()) void vscode.debug.stopDebugging(s);
     this.sessions.clear();
+    for (const h of this.holds.values()) h.dispose();
+    this.holds.clear();
   }
 }

@@ -8,6 +8,7 @@ import type { TransportType } from '../../config/types';
 import type { OAuthSession } from '../../auth';
 import { listenForInspector } from '../../dev/inspector';
 import { redact } from '../../logger';
+import { isSocketUrl } from '../../config/socketUrl';
 import { summarizeRefusal } from '../errors';
 import { asStdioTransport } from '../era';
 import { StdioTransport } from '../stdioTransport';
@@ -43,7 +44,7 @@ export function openTransport(ctx: StartContext, prepared: PreparedLaunch, kind:
   transport.onRefusedRequest = (method, reason) => ctx.onRefusedRequest(method, summarizeRefusal(reason));
   transport.onRetryRound = () => ctx.cache.interrupt();
   // Arguments and URL paths may hold resolved `${input:…}` values (`--token ghp_…`): redacted like env values.
-  ctx.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${launch.url.origin}${launch.url.pathname}`})`, ctx.secrets()));
+  ctx.logger.info(redact(`Starting (${kind}${launch.type === 'stdio' ? `: ${launch.command} ${launch.args.join(' ')}` : `: ${isSocketUrl(launch.url) ? `${launch.url.protocol}//${launch.url.pathname} (socket)` : `${launch.url.origin}${launch.url.pathname}`}`})`, ctx.secrets()));
   const wire = inner instanceof StdioTransport ? asStdioTransport(ctx.budget.wrap(transport, inner), () => inner.pid) : ctx.budget.wrap(transport);
   return { kind, inner, transport, wire, client, inspector };
 }

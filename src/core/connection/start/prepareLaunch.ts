@@ -7,6 +7,7 @@ import { inheritedEnvironment } from '../../config/inheritedEnv';
 import { resolveDeclaration, ResolveError } from '../../config/resolve';
 import type { ResolvedLaunch } from '../../config/types';
 import { WorkspaceTrustRequiredError } from '../../config/trust';
+import { checkSocket, isSocketUrl, socketEndpoint, SocketUrlError } from '../../config/socketUrl';
 import { withInspector, type InspectorPick } from '../../dev/inspector';
 import { sandboxLaunch, SandboxUnavailableError } from '../../sandbox';
 import { errorText } from '../errors';
@@ -25,6 +26,10 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     attempt.check();
     if (refused) return { kind: 'failed', message: refused };
     let launch = resolved.launch;
+    if (launch.type !== 'stdio' && isSocketUrl(launch.url)) {
+      await checkSocket(socketEndpoint(launch.url.href));
+      attempt.check();
+    }
     let inspectorPick: InspectorPick | undefined;
     let sandboxRoots: readonly string[] | undefined;
     let sandboxRun: PreparedLaunch['sandboxRun'];
@@ -45,6 +50,7 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
   } catch (e) {
     if (attempt.cancelled) return { kind: 'cancelled' };
     if (e instanceof SandboxUnavailableError) return { kind: 'failed', message: e.message };
+    if (e instanceof SocketUrlError) return { kind: 'failed', message: `url: ${e.message}` };
     if (e instanceof WorkspaceTrustRequiredError) return { kind: 'needsTrust', error: e };
     return { kind: 'failed', message: e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}` };
   }
