@@ -126,8 +126,17 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
 
   if (command === 'trust') return await trustWorkspace(loaded.servers, loaded.secrets, workspace, opts.config?.length ? opts.config : undefined, out);
   const served = serveFile(workspace, loaded.servers);
-  if (command === 'call') {
-    // A running `serve` of these very declarations was consented to when it started; its servers are warm.
+  // What a fresh call runs without asking: the servers of named files; the workspace's own only while trusted as declared now.
+  const runUnasked = async (names: readonly string[]): Promise<readonly string[]> => {
+    const known = names.filter(n => Object.hasOwn(loaded.servers, n));
+    if (opts.config?.length) return known;
+    const folder = fs.realpathSync(workspace);
+    const keys = await trustKeys(folder, Object.fromEntries(known.map(n => [n, loaded.servers[n]])), cliVariables(workspace), loaded.secrets);
+    const pending = new Set(TrustStore.load().untrusted(folder, keys));
+    return known.filter(n => !pending.has(n));
+  };
+  if (command === 'call' && (await runUnasked([rest[0]])).length) {
+    // A running `serve` of these very declarations holds the servers warm; its token runs only what this call would run unasked.
     const abort = new AbortController();
     const result = await callThroughServe(served, rest[0], rest[1], toolArgs, abort.signal, timeoutMs);
     if (result) return printCallResult({ out, json: !!opts.json }, rest[0], rest[1], result);
@@ -188,7 +197,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     switch (command) {
       case 'list': return commands.list(ctx);
       case 'check': return commands.check(ctx);
-      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
+      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], runUnasked, interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
       case 'call': return await commands.call(ctx, rest[0], rest[1], toolArgs, abort.signal);
       case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
       default: return await commands.prompt(ctx, rest[0], rest[1], promptArguments, abort.signal);

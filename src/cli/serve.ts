@@ -3,51 +3,20 @@
  * prints the address and a token for a terminal agent, and leaves a file for `mcp-host call` so that
  * repeated calls reuse the running servers instead of starting them each time.
  *
- * The file is a key to the servers: it lives in the user's runtime (or state) folder, 0700, and is
- * 0600; a file that is not ours, is a link, is readable by others, or points anywhere but 127.0.0.1 is
- * ignored (another local user could otherwise plant one and receive our calls and their arguments).
+ * The file is a key to the servers (serveRecord.ts keeps it the user's alone). Its token reaches no
+ * more than a fresh `mcp-host call` of the user would run unasked: the servers of files named with -c,
+ * and the workspace's own servers only while they are trusted as declared now (`mcp-host trust`); a
+ * server `serve` runs on `--yes` or a "this once" answer is not reachable through it, so a process
+ * that reads the record gets no run the user's consent was needed for. The token ends with `serve`.
  */
-import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { matchesToolPattern, startGateway, type GatewayCall, type McpHost } from '../core';
 import type { Output } from './output';
+import { readRecord, removeRecord, writeRecord } from './serveRecord';
 import { escapeJsonText, shellWord } from './visible';
 
-interface ServeRecord { readonly pid: number; readonly url: string; readonly token: string }
-
-/** Where the record of a `serve` for these declarations (and this workspace) is kept. */
-export function serveFile(workspace: string, servers: unknown, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_RUNTIME_DIR || env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
-  const key = createHash('sha256').update(JSON.stringify({ workspace, servers })).digest('hex').slice(0, 32);
-  return path.join(base, 'mcp-host', `serve-${key}.json`);
-}
-
-function writeRecord(file: string, record: ServeRecord): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
-  fs.renameSync(tmp, file);
-}
-
-/** The record, if it is ours alone and names a live process on 127.0.0.1; undefined otherwise. */
-export function readRecord(file: string): ServeRecord | undefined {
-  try {
-    const dir = fs.lstatSync(path.dirname(file));
-    const st = fs.lstatSync(file);
-    const uid = process.getuid?.();
-    if (!st.isFile() || !dir.isDirectory() || (st.mode & 0o077) !== 0 || (dir.mode & 0o022) !== 0) return undefined;
-    if (uid !== undefined && (st.uid !== uid || dir.uid !== uid)) return undefined;
-    const r = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ServeRecord>;
-    if (typeof r.pid !== 'number' || typeof r.token !== 'string' || typeof r.url !== 'string') return undefined;
-    if (!/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/$/.test(r.url)) return undefined;
-    process.kill(r.pid, 0);
-    return r as ServeRecord;
-  } catch { return undefined; }
-}
+export { readRecord, serveFile } from './serveRecord';
 
 export interface ServeOptions {
   readonly host: McpHost;
@@ -57,6 +26,8 @@ export interface ServeOptions {
   /** `server/tool` or `server/*` patterns an agent may run without being asked. */
   readonly allow: readonly string[];
   readonly interactive: boolean;
+  /** Of these servers, those a fresh `mcp-host call` would run without asking (asked again at each call). */
+  readonly runUnasked: (servers: readonly string[]) => Promise<readonly string[]>;
 }
 
 /** Serves until SIGINT/SIGTERM; returns the exit code. */
@@ -65,13 +36,16 @@ export async function serve(o: ServeOptions): Promise<number> {
   let cliId = '';
   const gateway = await startGateway({
     host: o.host, logger: o.out.logger('gateway', 3), ...(o.port !== undefined ? { port: o.port } : {}),
-    approve: call => (call.client.id === cliId ? Promise.resolve(true) : approveAgentCall(o, call)),
+    approve: call => (call.client.id === cliId ? recordMayRun(o, call.server) : approveAgentCall(o, call)),
   });
-  // `mcp-host call` is the user's own command, as a cold call is: its client runs what it is asked to.
-  const cli = gateway.issueAgentToken('mcp-host call', servers);
-  cliId = cli.id;
+  // `mcp-host call` is the user's own command: its token runs what a fresh `call` would run unasked.
+  const reachable = await o.runUnasked(servers);
+  const cli = reachable.length ? gateway.issueAgentToken('mcp-host call', reachable) : undefined;
+  cliId = cli?.id ?? '';
   const agent = gateway.issueAgentToken('terminal agent', servers);
-  writeRecord(o.file, { pid: process.pid, url: cli.url, token: cli.token });
+  const unkept = cli && writeRecord(o.file, { pid: process.pid, url: cli.url, token: cli.token });
+  if (!cli) o.out.error('mcp-host call will start its own servers: none of these is trusted as declared now (run "mcp-host trust" in the folder)');
+  else if (unkept) o.out.error(`mcp-host call will start its own servers: no record kept (${unkept})`);
   o.out.line(`MCP Host gateway on ${gateway.origin} serving ${servers.length} server(s).`);
   o.out.line(`Token for a terminal agent (keep it secret): ${agent.token}`);
   for (const s of servers) o.out.line(`  ${s}: ${agent.url}${encodeURIComponent(s)}`);
@@ -83,9 +57,16 @@ export async function serve(o: ServeOptions): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  try { fs.unlinkSync(o.file); } catch { /* already gone */ }
+  if (cli) removeRecord(o.file, cli.token);
   gateway.dispose();
   return 0;
+}
+
+/** A call with the record's token: refused when a fresh `call` would now ask (trust revoked, an env file changed). */
+async function recordMayRun(o: ServeOptions, server: string): Promise<boolean> {
+  if ((await o.runUnasked([server])).includes(server)) return true;
+  o.out.error(`refused: mcp-host call wanted to run a tool of ${shellWord(server)}, which is not trusted as declared now (run "mcp-host trust", or call it with --yes)`);
+  return false;
 }
 
 let asking: Promise<unknown> = Promise.resolve();

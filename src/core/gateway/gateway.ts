@@ -19,6 +19,7 @@ import { DEFAULT_REVIEW_TIMEOUT_MS } from '../tools/resultReview';
 import { GatewayClients, type GatewayClient } from './clients';
 import { refuseRequest } from './httpGuard';
 import { sendText, sendWebResponse, toWebRequest } from './httpAdapter';
+import { holdIdleConnections, LISTEN_BACKLOG } from './keepAlive';
 import { createProxyServer } from './proxyServer';
 import { DEFAULT_SESSION_LIMITS, GatewaySessions } from './sessions';
 import { OPEN_POLICY } from './toolFilter';
@@ -28,9 +29,10 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const http = createServer();
+  holdIdleConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => { http.off('error', reject); resolve(); });
+    http.listen({ port: options.port ?? 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }, () => { http.off('error', reject); resolve(); });
   });
   return new McpGateway(options, http);
 }

@@ -5,6 +5,7 @@
  * away; then the request's signal aborts, which ends the SDK's SSE streams for that request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { keepAliveHeaders } from './keepAlive';
 
 export function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal, maxBodyBytes: number): Request {
   const headers = new Headers();
@@ -33,10 +34,10 @@ export function toWebRequest(req: IncomingMessage, origin: string, signal: Abort
 }
 
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string | string[]> = keepAliveHeaders(res);
   response.headers.forEach((value, name) => {
     // The gateway never sends CORS headers, whatever a layer below added.
-    if (name.startsWith('access-control-')) return;
+    if (name.startsWith('access-control-') || name === 'connection' || name === 'keep-alive') return;
     const prev = headers[name];
     headers[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
   });
@@ -60,6 +61,6 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 }
 
 export function sendText(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.writeHead(status, { ...keepAliveHeaders(res), 'content-type': 'text/plain; charset=utf-8' });
   res.end(message);
 }
