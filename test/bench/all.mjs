@@ -22,6 +22,7 @@ const BENCHES = [
   ['toolSearch', ['out/test/bench/toolSearch.js']],
   ['chatPrep', ['out/test/bench/chatPrep.js']],
   ['sandbox', ['out/test/bench/sandbox.js']],
+  ['plantFlood', ['out/test/bench/plantFlood.js']],
   ['flood', ['out/test/bench/flood.js']],
   ['gateway', ['out/test/bench/gateway.js']],
   ['extension', ['test/bench/extension.mjs']],

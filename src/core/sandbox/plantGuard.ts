@@ -53,11 +53,36 @@ const OVERFLOW_SUSPECT = Math.max(64, Math.floor(maxQueuedEvents() / 4));
 const liveGuards = new Set<PlantGuard>();
 let eventsThisTurn = 0;
 
+/**
+ * The rescan a suspected overflow asks for runs after the read, never inside it: libuv reads the
+ * queue until it is empty, so work done per event in the read is what a flood turns into a
+ * blocked event loop (a server creating files non-stop kept the extension host from ever getting
+ * out of it). Its rate is bounded by its own cost — at most a tenth of the time goes to rescans —
+ * and it always runs: a flood delays the rescan by at most RESCAN_MIN_GAP_MS or ten times its cost.
+ */
+const RESCAN_MIN_GAP_MS = 100;
+let rescanTimer: NodeJS.Timeout | undefined;
+let nextRescanAt = 0;
+
 function counted(): void {
   if (eventsThisTurn++ === 0) setImmediate(() => { eventsThisTurn = 0; });
   // Every guard: another server's flood in its own root overflows the queue for all of them.
-  else if (eventsThisTurn % OVERFLOW_SUSPECT === 0) for (const g of liveGuards) g.rescan();
+  else if (eventsThisTurn % OVERFLOW_SUSPECT === 0) scheduleRescan();
 }
+
+function scheduleRescan(): void {
+  if (rescanTimer) return;
+  rescanTimer = setTimeout(() => {
+    const started = Date.now();
+    for (const g of liveGuards) g.rescan();
+    rescanTimer = undefined;
+    nextRescanAt = Date.now() + Math.max(RESCAN_MIN_GAP_MS, 10 * (Date.now() - started));
+  }, Math.max(0, nextRescanAt - Date.now()));
+  rescanTimer.unref();
+}
+
+/** Names queued for one folder before it is read whole instead (only the names that matter judged). */
+const MAX_QUEUED_NAMES = 256;
 
 function maxQueuedEvents(): number {
   try { return Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim()) || 16384; } catch { return 16384; }
@@ -69,6 +94,9 @@ export class PlantGuard {
   private readonly watched = new Map<string, { ino: number; dev: number }>();
   private readonly plants: Plant[] = [];
   private readonly held: ReadonlySet<string>;
+  /** What the watches reported since the last drain, per folder: the names, or `undefined` once too many. */
+  private pending = new Map<string, { st: { ino: number; dev: number }; names: Set<string> | undefined }>();
+  private draining?: NodeJS.Immediate;
   private kill?: () => void;
   private finished = false;
   private readonly _onPlant = new Emitter<Plant>();
@@ -97,6 +125,7 @@ export class PlantGuard {
     if (!this.finished) {
       this.finished = true;
       liveGuards.delete(this);
+      if (this.draining) clearImmediate(this.draining);
       for (const w of this.watchers.values()) w.close();
       this.watchers.clear();
       for (const root of this.options.roots) {
@@ -124,9 +153,7 @@ export class PlantGuard {
         if (!st.isDirectory()) return;
         const w = watch(d, { persistent: false }, (_type, name) => {
           counted();
-          if (!name || this.watchers.get(d) !== w) return;
-          if (!sameFolder(d, st)) { w.close(); this.watchers.delete(d); return; }
-          this.changed(path.join(d, name.toString()));
+          if (name && this.watchers.get(d) === w) this.queue(d, st, name.toString());
         });
         w.on('error', e => { w.close(); if (this.watchers.get(d) === w) this.watchers.delete(d); if (exists(d)) this.unwatchable(d, e); });
         this.watchers.set(d, w);
@@ -146,6 +173,44 @@ export class PlantGuard {
       }
     };
     visit(dir);
+  }
+
+  /** Called inside libuv's read of the inotify queue: only noted here (constant work), judged in {@link drain}. */
+  private queue(d: string, st: { ino: number; dev: number }, name: string): void {
+    let p = this.pending.get(d);
+    if (!p) this.pending.set(d, p = { st, names: new Set() });
+    if (p.names && p.names.add(name).size > MAX_QUEUED_NAMES) p.names = undefined;
+    this.draining ??= setImmediate(() => this.drain());
+  }
+
+  /** The folders reported since the last drain: each name judged once, or a flooded folder read once. */
+  private drain(): void {
+    this.draining = undefined;
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const [d, { st, names }] of pending) {
+      if (this.finished) return;
+      const w = this.watchers.get(d);
+      if (!w) continue;
+      if (!sameFolder(d, st)) { w.close(); this.watchers.delete(d); continue; }
+      if (names) { for (const n of names) this.changed(path.join(d, n)); continue; }
+      this.readFlooded(d);
+    }
+  }
+
+  /**
+   * A folder with more changes than were worth judging one by one: read once, and only what can
+   * matter judged — a plantable name, a name that completes a git dir, a link, a folder not watched
+   * yet. Everything else in it is a plain file, harmless whatever its name was a moment ago.
+   */
+  private readFlooded(d: string): void {
+    let entries;
+    try { entries = readdirSync(d, { withFileTypes: true }); } catch { return; }
+    for (const e of entries) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) { if (!this.watchers.has(full)) this.changed(full); }
+      else if (plantableKind(e.name) || completesGitDir(e.name) || e.isSymbolicLink()) this.judge(full);
+    }
   }
 
   /** Something was created, renamed or written at `full`. */
