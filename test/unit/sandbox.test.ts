@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildRules, checkSandboxSupport, parseServers, type SandboxPort } from '../../src/core';
+import { buildRules, checkSandboxSupport, parseServers, sandboxGaps, type SandboxPort } from '../../src/core';
 import { createTestHost, fixtureServer, isAlive, marker, node, processesWith, repoRoot, text, waitFor, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -214,6 +214,15 @@ describe('sandbox: declarations and rules', () => {
       /bwrap and socat are not installed\. Install bubblewrap and socat \(Debian\/Ubuntu: sudo apt-get install bubblewrap socat; Fedora: sudo dnf install bubblewrap socat\)/);
     assert.throws(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: '/nonexistent/cli.js' }), /sandbox runtime is missing \(\/nonexistent\/cli\.js\)\. Install it with npm install -g @anthropic-ai\/sandbox-runtime/);
     assert.doesNotThrow(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: srtCli }));
+  });
+
+  it('the start log names the protections not in force: on macOS the plant guard, hidden /tmp and the folder-flood bound; none on Linux (issue 27)', () => {
+    const mac = sandboxGaps('darwin') ?? '';
+    for (const gap of [/plant guard is off/, /bare repository's files \(HEAD, objects, refs\)/, /\.git file/, /link to a repository in the server's data folder/, /\/tmp and \/var\/tmp are not hidden/, /flood of new folders is not bounded/]) assert.match(mac, gap);
+    assert.match(mac, /SECURITY\.md §9/);
+    assert.equal(sandboxGaps('linux'), undefined, 'Linux holds every protection SECURITY.md lists');
+    // Windows never runs a server sandboxed (checkSandboxSupport refuses), so no start logs a line there.
+    for (const other of ['win32', 'freebsd'] as const) assert.equal(sandboxGaps(other), undefined, other);
   });
 
   it('defaults: write only to roots and the data folder, deny secrets and the host\'s storage, network from the setting', () => {

@@ -5,5 +5,6 @@ export { runtimeFolders, TOOLCHAIN_HOME_PATHS } from './reads';
 export { refusedFolder } from './writable';
 export { describePlant, PlantGuard, type Plant } from './plantGuard';
 export { SandboxRun } from './run';
+export { sandboxGaps } from './platformGaps';
 export { checkSandboxSupport, SandboxUnavailableError } from './support';
 export { sandboxLaunch, wantsSandbox, type SandboxedLaunch, type SandboxRequest } from './launch';

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
 import { PlantGuard } from './plantGuard';
+import { sandboxGaps } from './platformGaps';
 import { SandboxRun } from './run';
 import { runtimeFolders } from './reads';
 import { buildRules, rootPaths } from './rules';
@@ -84,6 +85,8 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   await mkdir(path.dirname(rulesFile), { recursive: true });
   await writeFile(rulesFile, JSON.stringify(rules, null, 2), { mode: 0o600 });
   req.logger.info(`Sandboxed: writes only to ${rules.filesystem.allowWrite.join(', ')}; network only to ${rules.network.allowedDomains.join(', ') || 'nothing'} (rules: ${rulesFile})`);
+  const gaps = sandboxGaps(req.platform ?? process.platform);
+  if (gaps) req.logger.warn(gaps);
   // Package managers write caches under the home folder, which is read-only here: give them the data folder.
   // The temp folder wins over the declaration's: any other is unreadable in the sandbox. CLAUDE_CODE_TMPDIR is srt's name for it.
   const temp = { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
