@@ -47,7 +47,7 @@ describe('config: parseServers', () => {
     assert.match(by('noCommand')[0].message, /Needs "command".*or "url"/);
     assert.equal(by('badArgs')[0].field, 'args');
     assert.match(by('badUrl')[0].message, /not a valid URL/);
-    assert.match(by('ftp')[0].message, /http:\/\/ or https:\/\//);
+    assert.match(by('ftp')[0].message, /http:\/\/, https:\/\/, unix:\/\/ .* or pipe:\/\/ .*, not ftp:\/\//);
     assert.match(by('both')[0].message, /both "command" and "url"/);
     assert.match(by('badType')[0].message, /"type" must be "stdio", "http" or "sse"/);
     assert.equal(by('badEnv')[0].field, 'env.A');
