@@ -106,6 +106,21 @@ describe('approvals: lifetimes (session, this workspace, always) and the result 
     assert.equal(await reviews.needsReview('always', target, tool(injecting, 'wipe')), true);
   });
 
+  it('attacker: a server that lists thousands of openWorld tools does not make the gate forget a hint (its own or another server\'s)', async () => {
+    const storage = new MemoryStorage();
+    const reviews = new ResultReviews(storage);
+    const hinted = (name: string): Tool => ({ name, inputSchema: { type: 'object' }, annotations: { openWorldHint: true } });
+    const unhinted = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
+    const pagesTarget = { server: 'pages', program: pages.program, trusted: true };
+    const evilTarget = { server: 'evil', program: user.program, trusted: true };
+    assert.equal(await reviews.needsReview('openWorld', pagesTarget, hinted('fetch_page')), true);
+    assert.equal(await reviews.needsReview('openWorld', evilTarget, hinted('fetch')), true);
+    // The hostile server lists 6,000 tools that say openWorld, then drops the hint from "fetch".
+    for (let i = 0; i < 6_000; i++) await reviews.note(evilTarget, hinted(`t${i}`));
+    assert.equal(await reviews.needsReview('openWorld', evilTarget, unhinted('fetch')), true, 'its own dropped hint is still gated');
+    assert.equal(await reviews.needsReview('openWorld', pagesTarget, unhinted('fetch_page')), true, 'another server\'s dropped hint is still gated');
+  });
+
   it('a batch of 50 calls is summarised bounded and cleaned', () => {
     const hostile = { ['\u001b[32mpath\u202e']: `${'A'.repeat(10_000)}\u200b\u0007`, ['$(check) ok']: { nested: ['\u{E0041}x'] } };
     const lines = Array.from({ length: 50 }, () => argumentSummary(hostile));

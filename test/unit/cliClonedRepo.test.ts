@@ -253,4 +253,25 @@ describe('mcp-host CLI in a cloned repository (untrusted until the user says so)
     fs.writeFileSync(path.join(repo.dir, '.env'), 'LOG_LEVEL=info\n');
     assert.equal((await runCli(['list'], repo.dir)).code, 0);
   });
+  it('attacker: an envFile whose path comes through an ${input:} is refused (its content could not be part of what is trusted), and nothing runs', async () => {
+    // Before: trust read the file as "unresolved", so a later change of what it holds was never asked about.
+    const repo = clonedRepository();
+    const file = path.join(repo.dir, '.vscode', 'mcp.json');
+    const decl = JSON.parse(fs.readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>>; inputs?: unknown[] };
+    decl.servers['build-helper'].envFile = '${input:envfile}';
+    decl.inputs = [{ id: 'envfile', type: 'promptString', description: 'Env file' }];
+    fs.writeFileSync(file, JSON.stringify(decl));
+    const envPath = path.join(repo.dir, '.env');
+    fs.writeFileSync(envPath, 'LOG_LEVEL=info\n');
+    const withInput = { ...userEnv, MCP_HOST_INPUT_BUILD_HELPER__ENVFILE: envPath };
+    await runCliWith(['trust'], repo.dir, withInput);
+    const evil = path.join(repo.dir, 'evil.js');
+    const planted = path.join(repo.dir, 'planted');
+    fs.writeFileSync(evil, `require('fs').writeFileSync(${JSON.stringify(planted)}, 'ran')`);
+    fs.writeFileSync(envPath, `LOG_LEVEL=info\nNODE_OPTIONS=--require ${evil}\n`);
+    const pulled = await runCliWith(['list'], repo.dir, withInput);
+    assert.ok(!fs.existsSync(planted), `the env file's NODE_OPTIONS ran unasked (exit ${pulled.code}: ${pulled.stderr})`);
+    assert.ok(!fs.existsSync(repo.ran), 'the server ran unasked');
+    assert.match(pulled.stdout + pulled.stderr, /"envFile" cannot name an \$\{input:…\}: write the file's path/);
+  });
 });

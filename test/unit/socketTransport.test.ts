@@ -164,6 +164,28 @@ describe('http over a unix socket', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('attacker: a deny rule on a socket path is not dodged by another spelling of it (doubled slashes, a linked folder)', async () => {
+    const { sock, received } = await onSocket('recording');
+    const linkedDir = `${dir}-linked`;
+    fs.symlinkSync(dir, linkedDir);
+    try {
+      const spellings = {
+        doubled: { url: `unix://${path.dirname(sock)}//${path.basename(sock)}#/mcp` },
+        leading: { url: `unix:////${sock.slice(1)}#/mcp` },
+        linked: { url: `unix://${linkedDir}/${path.basename(sock)}#/mcp` },
+      };
+      const { host } = createTestHost({ policy: () => mergePolicies([{ label: 'policy file', values: { deny: [`url:unix://${sock}`] } }]) });
+      try {
+        await host.apply(spellings);
+        for (const name of Object.keys(spellings)) {
+          const s = host.get(name);
+          assert.ok(!s || s.state !== 'running', `${name} must not run past the deny rule`);
+        }
+        assert.equal(received.length, 0, 'nothing reached the denied socket');
+      } finally { await host.shutdown(); }
+    } finally { fs.rmSync(linkedDir, { force: true }); }
+  });
+
   it('untrusted workspace: a socket named through ${workspaceFolder} waits for trust, and nothing reaches it', async () => {
     const { sock, received } = await onSocket('recording');
     const { host } = createTestHost({ variables: { workspaceFolders: [{ name: 'w', path: path.dirname(sock) }], trusted: false, userHome: os.homedir(), env: {} } });

@@ -107,6 +107,9 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
     for (const [k, val] of Object.entries(env)) if (val !== null) checkVars(`env.${k}`, val);
     const envFile = optionalString(v.envFile, 'envFile', error);
     if (envFile) checkVars('envFile', envFile);
+    // What the env file holds is part of the program's identity (approvals, trust, the cache), read before
+    // anything is asked: a path known only from an answer would leave the file's content out of it.
+    if (envFile && /\$\{input:/.test(envFile)) error('"envFile" cannot name an ${input:…}: write the file\'s path (${workspaceFolder}, ${userHome} or ${env:…} may start it), so that what it holds is part of what you approve.', 'envFile');
     const cwd = optionalString(v.cwd, 'cwd', error);
     if (cwd) checkVars('cwd', cwd);
     const sandbox = parseSandbox(v.sandbox, error);

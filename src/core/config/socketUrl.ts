@@ -59,7 +59,9 @@ export function socketEndpoint(raw: string, platform: NodeJS.Platform = process.
     if (!name || /^[/\\]/.test(name)) throw new SocketUrlError(`"${path}" is not a pipe name: write pipe:///name#/mcp`);
     return { kind, socketPath: `\\\\.\\pipe\\${name.replace(/\//g, '\\')}`, requestPath: request, identity: `pipe://${path.toLowerCase()}` };
   }
-  return { kind, socketPath: path, requestPath: request, identity: `unix://${path}` };
+  // One spelling per socket: `/run//x.sock` and `//run/x.sock` are the kernel's `/run/x.sock`, and a policy rule names that.
+  const own = path.replace(/\/{2,}/g, '/');
+  return { kind, socketPath: own, requestPath: request, identity: `unix://${own}` };
 }
 
 /** The URL the HTTP transport is given for a socket server: only the request path matters, the socket is chosen by the fetch. */
@@ -77,5 +79,11 @@ export async function checkSocket(endpoint: SocketEndpoint): Promise<void> {
       ? `no socket at ${endpoint.socketPath}: is the server running and listening there?`
       : `cannot reach the socket ${endpoint.socketPath} (${code ?? String(e)})`);
   }
-  if (!st.isSocket()) throw new SocketUrlError(`${endpoint.socketPath} is not a socket (it is a ${st.isSymbolicLink() ? 'symbolic link, and a link is not followed: name the socket itself' : st.isDirectory() ? 'folder' : 'file'}): name the socket the server listens on`);
+  if (st.isSocket()) {
+    // A linked folder on the way (`/var/run` → `/run`) would reach a socket the policy and bindings know by another path.
+    const real = await fs.realpath(endpoint.socketPath).catch(() => endpoint.socketPath);
+    if (real !== endpoint.socketPath) throw new SocketUrlError(`the socket path ${endpoint.socketPath} goes through a linked folder: name the socket by its own path, unix://${real}`);
+    return;
+  }
+  throw new SocketUrlError(`${endpoint.socketPath} is not a socket (it is a ${st.isSymbolicLink() ? 'symbolic link, and a link is not followed: name the socket itself' : st.isDirectory() ? 'folder' : 'file'}): name the socket the server listens on`);
 }

@@ -39,8 +39,14 @@ export interface ReviewTarget {
 }
 
 const SEEN_KEY = 'mcpHost.results.openWorldSeen.v1';
-/** A server may list any number of tools: the memory of hints is bounded (the oldest names go first). */
+/**
+ * A server may list any number of tools, so the memory of hints is bounded, and never by forgetting
+ * (a server listing thousands of hinted tools would push out the hint it then drops, or another
+ * server's): past {@link MAX_PER_PROGRAM} names a program is remembered whole (every tool gated), and a
+ * full memory gates every tool it cannot remember.
+ */
 const MAX_SEEN = 5_000;
+const MAX_PER_PROGRAM = 200;
 
 export class ResultReviews {
   constructor(private readonly storage: ApprovalStorage) {}
@@ -59,11 +65,15 @@ export class ResultReviews {
 
   /** Remembers `tool` if it says `openWorldHint`; whether it says so now or said so before under this program. */
   async note(target: ReviewTarget, tool: Tool): Promise<boolean> {
-    const key = JSON.stringify([target.server, target.program ?? '', tool.name]);
+    const prefix = JSON.stringify([target.server, target.program ?? '']).slice(0, -1);
+    const key = `${prefix},${JSON.stringify(tool.name)}]`;
+    const whole = `${prefix},null]`;
     const seen = this.seen();
-    if (seen.includes(key)) return true;
+    if (seen.includes(key) || seen.includes(whole)) return true;
+    if (seen.length >= MAX_SEEN) return true;
     if (tool.annotations?.openWorldHint !== true) return false;
-    await this.storage.update(SEEN_KEY, [...seen, key].slice(-MAX_SEEN));
+    const own = seen.filter(k => k.startsWith(`${prefix},`));
+    await this.storage.update(SEEN_KEY, own.length >= MAX_PER_PROGRAM ? [...seen.filter(k => !own.includes(k)), whole] : [...seen, key]);
     return true;
   }
 
