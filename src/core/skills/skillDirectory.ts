@@ -122,13 +122,18 @@ export async function readSkillFile(server: SkillServer, entry: SkillEntry, uri:
  */
 export async function verifiedSkillRead(directory: SkillDirectory, server: SkillServer, uri: string): Promise<ReadResourceResult | undefined> {
   if (!uri.startsWith('skill://')) return undefined;
-  const entry = (await directory.list(server)).skills.find(s => s.files.some(f => f.uri === uri));
-  if (!entry) return undefined;
-  if (uri === entry.uri) {
-    const loaded = await loadSkill(server, entry);
+  const skills = (await directory.list(server)).skills;
+  // A skill's own SKILL.md is answered as that skill (frontmatter too), even when an enclosing skill's
+  // manifest lists it with another digest; any other file must match every manifest that lists it.
+  const own = skills.find(s => s.uri === uri);
+  if (own) {
+    const loaded = await loadSkill(server, own);
     return { contents: [{ uri, mimeType: 'text/markdown', text: loaded.text }] };
   }
-  const bytes = await readSkillFile(server, entry, uri);
+  const [first, ...others] = skills.filter(s => s.files.some(f => f.uri === uri));
+  if (!first) return undefined;
+  const bytes = await readSkillFile(server, first, uri);
+  for (const e of others) verifyFile(e, e.files.find(f => f.uri === uri)!, bytes);
   return { contents: [{ uri, blob: bytes.toString('base64') }] };
 }
 
