@@ -16,5 +16,10 @@ describe('policy: pinned authorization servers (issue 32)', () => {
     'https://evil.net/login.corp.example',
     'not a url',
   ]) it(`attacker: refuses ${issuer}`, () => assert.throws(() => checkPinned(issuer, allowed), /refused by policy/));
+  it('attacker: an entry an administrator wrote without a scheme admits no issuer with an opaque origin', () => {
+    // `login.corp.example:443` parses as scheme "login.corp.example:" with origin "null", as does `urn:x`.
+    assert.throws(() => checkPinned('urn:x', ['login.corp.example:443']), /refused by policy/);
+    assert.throws(() => checkPinned('mailto:a@login.corp.example', ['login.corp.example:443']), /refused by policy/);
+  });
   it('an empty list admits none', () => assert.throws(() => checkPinned('https://login.corp.example', []), /refused by policy/));
 });

@@ -126,6 +126,26 @@ describe('policy registryOnly: only what MCP Host installed from the registry ru
     } finally { await host.shutdown(); }
   });
 
+  it('the user\'s own mcpHost.policy.registryUrl does not change which registry an administrator\'s registryOnly admits', async () => {
+    // The administrator sets registryOnly and pins nothing (the official registry); the user pins a registry of their own.
+    const attacker = 'https://registry.attacker.example';
+    const p = mergePolicies([
+      { label: '/etc/vscode/policy.json', values: { access: 'registryOnly' } },
+      { label: 'your settings (mcpHost.policy.*)', values: { registryUrl: attacker } },
+    ]);
+    assert.equal(p.registryUrl, undefined);
+    const fromAttacker = install(npmEntry, 'weather', 'package', attacker);
+    const { host } = createTestHost({ policy: () => p, registryInstall: () => fromAttacker.record });
+    try {
+      const r = await host.apply({ weather: fromAttacker.declaration });
+      assert.equal(host.get('weather'), undefined);
+      assert.match(refusal(r.problems, 'weather'), /it was installed from https:\/\/registry\.attacker\.example, not from https:\/\/registry\.modelcontextprotocol\.io/);
+    } finally { await host.shutdown(); }
+    // A source that sets registryOnly itself may pin its registry; so may one before it.
+    assert.equal(mergePolicies([{ label: 'a', values: { access: 'registryOnly', registryUrl: REGISTRY } }, { label: 'b', values: { registryUrl: attacker } }]).registryUrl, REGISTRY);
+    assert.equal(mergePolicies([{ label: 'a', values: { registryUrl: REGISTRY } }, { label: 'b', values: { access: 'registryOnly' } }]).registryUrl, REGISTRY);
+  });
+
   it('the early start leaves every server to the host under registryOnly', async () => {
     const installed = install(npmEntry, 'weather', 'package');
     const early = new EarlyProcesses();

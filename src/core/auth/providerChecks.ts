@@ -19,7 +19,8 @@ export function sameRedirect(registered: string, requested: string): boolean {
   } catch { return false; }
 }
 
-const originOf = (u: string) => { try { return new URL(u).origin.toLowerCase(); } catch { return undefined; } };
+// An opaque origin ("null": `urn:x`, or `login.example:443` read as a scheme) is nobody's: it equals no other.
+const originOf = (u: string) => { try { const o = new URL(u).origin.toLowerCase(); return o === 'null' ? undefined : o; } catch { return undefined; } };
 
 /**
  * The 2025-03-26 endpoint fallback: a server that publishes neither protected resource metadata nor
@@ -41,7 +42,7 @@ export function checkAuthorizationPage(issuer: string, endpoint: string | undefi
   if (endpoint === undefined) return;
   const checked = checkOpenableUrl(endpoint);
   if (!checked.ok) throw new AuthorizationError(`the authorization server ${issuer} sends the user to an authorization page MCP Host does not open: ${checked.reason}; refusing to sign in`);
-  if (fallbackFor !== undefined && originOf(endpoint) !== originOf(fallbackFor)) {
+  if (fallbackFor !== undefined && (originOf(endpoint) === undefined || originOf(endpoint) !== originOf(fallbackFor))) {
     throw new AuthorizationError(`the server publishes no authorization metadata, so its authorization page must be on its own origin ${originOf(fallbackFor) ?? fallbackFor}, not ${originOf(endpoint) ?? endpoint}; refusing to sign in`);
   }
 }

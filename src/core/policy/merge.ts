@@ -2,7 +2,8 @@
  * Several policy sources in one: each may only narrow. Deny lists add up; each allow list must admit a
  * server; the stricter access wins; one source requiring the sandbox requires it; allowed
  * authorization servers intersect. The registry URL cannot be narrowed, so the first source that pins
- * one wins (the embedder passes the administrator's sources first).
+ * one wins (the embedder passes the administrator's sources first), and none pins one after an earlier
+ * source set access registryOnly (that would change which registry's installs are admitted).
  */
 import { OPEN_POLICY, POLICY_ACCESS, type PolicyField, type PolicyValues, type ServerPolicy } from './types';
 
@@ -18,7 +19,9 @@ export function mergePolicies(list: readonly PolicySource[]): ServerPolicy {
     if (values.allow) { allow = [...allow, [...values.allow]]; mark('allow'); }
     if (values.deny?.length) { deny = [...deny, ...values.deny.filter(r => !deny.includes(r))]; mark('deny'); }
     if (values.requireSandbox && !requireSandbox) { requireSandbox = true; mark('requireSandbox'); }
-    if (values.registryUrl && !registryUrl) { registryUrl = values.registryUrl; mark('registryUrl'); }
+    // Under registryOnly the pinned registry is what is admitted: a later source (the user's own settings)
+    // pinning one where an earlier source left the official one would widen what runs, not narrow it.
+    if (values.registryUrl && !registryUrl && policy.access !== 'registryOnly') { registryUrl = values.registryUrl; mark('registryUrl'); }
     if (values.authorizationServers) {
       const given = values.authorizationServers;
       authorizationServers = authorizationServers ? authorizationServers.filter(o => given.includes(o)) : [...given];

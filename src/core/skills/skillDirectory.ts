@@ -121,15 +121,30 @@ export async function readSkillFile(server: SkillServer, entry: SkillEntry, uri:
  * frontmatter) and the verified text is the answer; undefined for any other URI (an ordinary resource).
  */
 export async function verifiedSkillRead(directory: SkillDirectory, server: SkillServer, uri: string): Promise<ReadResourceResult | undefined> {
-  if (!uri.startsWith('skill://')) return undefined;
-  const entry = (await directory.list(server)).skills.find(s => s.files.some(f => f.uri === uri));
-  if (!entry) return undefined;
-  if (uri === entry.uri) {
-    const loaded = await loadSkill(server, entry);
+  if (!/^skill:/i.test(uri)) return undefined;
+  // Another spelling of a listed URI (`SKILL://`, `SKILL%2Emd`) names the same file to a client: it is matched as that file.
+  const key = canonicalUri(uri), same = (u: string) => canonicalUri(u) === key;
+  const skills = (await directory.list(server)).skills;
+  // A skill's own SKILL.md is answered as that skill (frontmatter too), even when an enclosing skill's
+  // manifest lists it with another digest; any other file must match every manifest that lists it.
+  const own = skills.find(s => same(s.uri));
+  if (own) {
+    const loaded = await loadSkill(server, own);
     return { contents: [{ uri, mimeType: 'text/markdown', text: loaded.text }] };
   }
-  const bytes = await readSkillFile(server, entry, uri);
+  const [first, ...others] = skills.filter(s => s.files.some(f => same(f.uri)));
+  if (!first) return undefined;
+  const bytes = await readSkillFile(server, first, first.files.find(f => same(f.uri))!.uri);
+  for (const e of others) verifyFile(e, e.files.find(f => same(f.uri))!, bytes);
   return { contents: [{ uri, blob: bytes.toString('base64') }] };
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/** A URI as RFC 3986 §6.2.2 compares it: scheme and authority in lower case, escaped unreserved characters decoded, other escapes upper case. */
+function canonicalUri(uri: string): string {
+  return uri.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/]*)/, (_m, scheme: string, authority: string) => `${scheme}${authority}`.toLowerCase())
+    .replace(/%([0-9A-Fa-f]{2})/g, (m, h: string) => { const c = String.fromCharCode(parseInt(h, 16)); return UNRESERVED.test(c) ? c : m.toUpperCase(); });
 }
 
 /**
