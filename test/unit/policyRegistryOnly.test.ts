@@ -9,7 +9,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
-import { EarlyProcesses, launchRefusal, mergePolicies, parseServers, policyValues, registryInstallRecord, startEarlyProcesses, type PolicyValues, type RegistryInstall, type ServerPolicy } from '../../src/core';
+import { admittedAsWritten, applyPolicy, EarlyProcesses, launchRefusal, parseRule, mergePolicies, parseServers, policyValues, registryInstallRecord, startEarlyProcesses, type PolicyValues, type RegistryInstall, type ServerPolicy } from '../../src/core';
 import { registryDeclaration } from '../../src/core/registry';
 import type { RegistryServer } from '../../src/core/registry/types';
 import { RegistryInstallRecords } from '../../src/vscode/registry/installRecords';
@@ -166,5 +166,37 @@ describe('policy registryOnly: only what MCP Host installed from the registry ru
     assert.equal(records.lookup('local', 'user'), undefined);
     // A prototype key is not a record.
     assert.equal(records.lookup('__proto__', 'user'), undefined);
+  });
+});
+
+describe('policy registry: rules name registry entries, proven by the install record (issue 32)', () => {
+  const policyWith = (values: PolicyValues) => policyOf({ registryUrl: REGISTRY, ...values });
+  const weather = install(npmEntry, 'weather', 'package');
+  const parse = (servers: Record<string, unknown>) => parseServers(servers).servers;
+
+  it('is a rule kind; a registry entry glob', () => {
+    const r = parseRule('registry:io.github.acme/*');
+    assert.ok(typeof r !== 'string' && r.kind === 'registry', String(r));
+  });
+
+  it('attacker: an allow rule by registry id admits the recorded install only — not a hand-written copy, a changed one, or a record from another registry', () => {
+    const policy = policyWith({ allow: ['registry:io.github.acme/*'] });
+    const changed = { ...weather.declaration, args: [...(weather.declaration.args as string[]), '--inspect'] };
+    const elsewhere = install(npmEntry, 'elsewhere', 'package', 'https://registry.attacker.example');
+    const records = new Map<string, RegistryInstall>([['weather', weather.record], ['changed', weather.record], ['elsewhere', elsewhere.record]]);
+    const r = applyPolicy(parse({ weather: weather.declaration, copy: weather.declaration, changed, elsewhere: elsewhere.declaration }), policy, name => records.get(name));
+    assert.deepEqual(r.servers.map(d => d.name), ['weather']);
+    for (const name of ['copy', 'changed', 'elsewhere']) assert.match(refusal(r.problems, name), /no rule of the allow list/, name);
+  });
+
+  it('attacker: a deny rule by registry id refuses the recorded install, and the early start spawns nothing the records decide', () => {
+    const policy = policyWith({ deny: ['registry:IO.GITHUB.ACME/weather'] });
+    const other = install({ ...npmEntry, name: 'io.github.other/weather' }, 'other', 'package');
+    const records = new Map<string, RegistryInstall>([['weather', weather.record], ['other', other.record]]);
+    const r = applyPolicy(parse({ weather: weather.declaration, other: other.declaration }), policy, name => records.get(name));
+    assert.deepEqual(r.servers.map(d => d.name), ['other']);
+    assert.match(refusal(r.problems, 'weather'), /the rule "registry:IO\.GITHUB\.ACME\/weather" of the deny list/);
+    // The early start has no records: with a registry rule it leaves every server to the host.
+    for (const decl of parse({ weather: weather.declaration, other: other.declaration })) assert.equal(admittedAsWritten(decl, policy), false, decl.name);
   });
 });

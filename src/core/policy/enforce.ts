@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { parseSandbox } from '../config/sandboxDecl';
 import type { ConfigProblem, ResolvedLaunch, ServerDeclaration } from '../config/types';
 import { declarationFacts, launchFacts } from './facts';
-import { policyRuleErrors, policyVerdict } from './gate';
+import { hasRegistryRules, policyRuleErrors, policyVerdict } from './gate';
 import { declarationStanding, launchStanding, type RegistryInstall } from './registryInstalls';
 import type { ServerPolicy } from './types';
 
@@ -30,7 +30,7 @@ export function applyPolicy(servers: readonly ServerDeclaration[], policy: Serve
   const problems: ConfigProblem[] = policyRuleErrors(policy).map(message => ({ server: '', field: 'policy', severity: 'warning', message: `A policy rule is not understood and is ignored: ${message}.` }));
   const out: ServerDeclaration[] = [];
   for (const decl of servers) {
-    const registry = policy.access === 'registryOnly' ? declarationStanding(decl, installs?.(decl.name), policy) : undefined;
+    const registry = needsStanding(policy) ? declarationStanding(decl, installs?.(decl.name), policy) : undefined;
     const verdict = policyVerdict(declarationFacts(decl), policy, registry);
     if (verdict.kind === 'refused') { problems.push({ server: decl.name, severity: 'error', message: verdict.message }); continue; }
     out.push(policy.requireSandbox && decl.type === 'stdio' && decl.sandbox === undefined ? { ...decl, sandbox: DEFAULT_SANDBOX } : decl);
@@ -38,11 +38,14 @@ export function applyPolicy(servers: readonly ServerDeclaration[], policy: Serve
   return { servers: out, problems };
 }
 
+/** registryOnly and `registry:` rules are decided by the host's install records. */
+const needsStanding = (policy: ServerPolicy) => policy.access === 'registryOnly' || hasRegistryRules(policy);
+
 /** Whether the early start may spawn `decl` before the host exists: only what the policy admits as written. */
 export function admittedAsWritten(decl: ServerDeclaration, policy: ServerPolicy | undefined): boolean {
   if (!policy) return true;
   if (policy.requireSandbox && decl.type === 'stdio') return false; // the host sandboxes it; the early start does not
-  if (policy.access === 'registryOnly') return false; // the host's install records decide; the early start does not read them
+  if (needsStanding(policy)) return false; // the host's install records decide; the early start does not read them
   return policyVerdict(declarationFacts(decl), policy).kind === 'admitted';
 }
 
@@ -50,7 +53,7 @@ export function admittedAsWritten(decl: ServerDeclaration, policy: ServerPolicy 
 export async function launchRefusal(decl: ServerDeclaration, launch: ResolvedLaunch, policy: ServerPolicy | undefined, installs?: RegistryInstallLookup): Promise<string | undefined> {
   if (!policy) return undefined;
   const file = launch.type === 'stdio' ? await commandFile(launch.command, launch.env, launch.cwd) : undefined;
-  const registry = policy.access === 'registryOnly' ? launchStanding(decl, installs?.(decl.name), launch, policy) : undefined;
+  const registry = needsStanding(policy) ? launchStanding(decl, installs?.(decl.name), launch, policy) : undefined;
   const verdict = policyVerdict(launchFacts(decl.name, launch, file), policy, registry);
   return verdict.kind === 'refused' ? verdict.message : verdict.kind === 'atLaunch' ? 'Refused by policy: what this server runs could not be decided.' : undefined;
 }

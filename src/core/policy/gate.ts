@@ -32,6 +32,12 @@ function rulesOf(policy: ServerPolicy): { deny: Rule[]; allow: Rule[][]; errors:
   return r;
 }
 
+/** Whether a rule of `policy` names registry entries: then every verdict needs the server's install record. */
+export function hasRegistryRules(policy: ServerPolicy): boolean {
+  const { deny, allow } = rulesOf(policy);
+  return [...deny, ...allow.flat()].some(r => r.kind === 'registry');
+}
+
 /** Rules of `policy` that are not understood (shown to the user; a broken deny rule refuses nothing). */
 export function policyRuleErrors(policy: ServerPolicy): readonly string[] {
   return rulesOf(policy).errors;
@@ -43,14 +49,15 @@ const by = (policy: ServerPolicy, field: keyof ServerPolicy['sources']) => polic
 export function policyVerdict(facts: ProgramFacts, policy: ServerPolicy, registry?: RegistryStanding): PolicyVerdict {
   if (policy.access === 'none') return { kind: 'refused', message: `Refused by policy: MCP servers are turned off here (access "none")${by(policy, 'access')}.` };
   const { deny, allow } = rulesOf(policy);
-  const denied = deny.find(r => ruleMatches(r, facts));
+  const entry = registry?.installed ? registry.entry : undefined;
+  const denied = deny.find(r => ruleMatches(r, facts, entry));
   if (denied) return { kind: 'refused', message: `Refused by policy: the rule "${denied.text}" of the deny list${by(policy, 'deny')} matches this server.` };
   if (policy.access === 'registryOnly' && !registry?.installed) {
     const why = registry && !registry.installed ? registry.why : 'MCP Host has no record of installing it from the registry';
     return { kind: 'refused', message: `Refused by policy: only servers installed from the MCP registry may run here (access "registryOnly")${by(policy, 'access')}, and ${why}.` };
   }
   for (const list of allow) {
-    if (listAdmits(list, facts)) continue;
+    if (listAdmits(list, facts, entry)) continue;
     if (facts.unresolved) return { kind: 'atLaunch' };
     return { kind: 'refused', message: `Refused by policy: no rule of the allow list${by(policy, 'allow')} admits this server (${describe(facts)}).` };
   }

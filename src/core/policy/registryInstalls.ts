@@ -28,7 +28,7 @@ export interface RegistryInstall {
 }
 
 /** Whether the server is a registry install the host recorded, and if not, why (for the refusal message). */
-export type RegistryStanding = { readonly installed: true } | { readonly installed: false; readonly why: string };
+export type RegistryStanding = { readonly installed: true; readonly entry: string } | { readonly installed: false; readonly why: string };
 
 /**
  * Everything of a declaration that decides what runs or where it connects. Left out: what only narrows
@@ -70,7 +70,7 @@ export function declarationStanding(decl: ServerDeclaration, install: RegistryIn
   if (install.fingerprint !== launchFingerprint(decl)) {
     return { installed: false, why: `its declaration no longer runs what was installed from the registry entry "${install.entry}"${install.version ? ` ${install.version}` : ''} (${runsText(install)}); install it again from the registry` };
   }
-  return { installed: true };
+  return { installed: true, entry: install.entry };
 }
 
 /** The resolved launch (inputs filled in): still the recorded packages, or the recorded URL. */

@@ -1,5 +1,7 @@
 /**
- * Policy rules: `name:<glob>`, `command:<glob>`, `package:<name>[@<version>]` (globs allowed) and
+ * Policy rules: `name:<glob>`, `command:<glob>`, `package:<name>[@<version>]` (globs allowed),
+ * `registry:<entry glob>` (a server MCP Host installed from that registry entry, as the install record
+ * proves: registryInstalls.ts; a declaration's own claim never counts) and
  * `url:<scheme>://<host>[:port][/path]` (globs allowed; `*` in the host never crosses a `/`, `:` or
  * `@`), or a socket's `url:unix:///path` / `url:pipe:///name`. Matching is case-insensitive and on normalised text (names NFKC without invisible characters,
  * URLs as `normalUrl` writes them), so a look-alike spelling of a denied thing is not a way around it.
@@ -7,8 +9,8 @@
 import { normalUrl, type ProgramFacts } from './facts';
 import type { PackageRef } from './runners';
 
-export type RuleKind = 'name' | 'command' | 'package' | 'url';
-const KINDS: readonly RuleKind[] = ['name', 'command', 'package', 'url'];
+export type RuleKind = 'name' | 'command' | 'package' | 'url' | 'registry';
+const KINDS: readonly RuleKind[] = ['name', 'command', 'package', 'url', 'registry'];
 
 export interface Rule { readonly kind: RuleKind; readonly text: string; readonly re: RegExp }
 
@@ -18,7 +20,7 @@ export function parseRule(text: unknown): Rule | string {
   const colon = text.indexOf(':');
   const kind = text.slice(0, colon).trim().toLowerCase() as RuleKind;
   const pattern = text.slice(colon + 1).trim();
-  if (colon < 0 || !KINDS.includes(kind)) return `"${text}" is not a rule: write name:, command:, package: or url: before the pattern`;
+  if (colon < 0 || !KINDS.includes(kind)) return `"${text}" is not a rule: write name:, command:, package:, url: or registry: before the pattern`;
   if (!pattern) return `"${text}" has an empty pattern`;
   if (kind === 'url' && /^(unix|pipe):/i.test(pattern)) {
     // A socket rule names socket paths: `url:unix:///run/user/*/mcp.sock`; `*` may cross "/".
@@ -48,9 +50,13 @@ export function normalName(name: string): string {
   return name.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, '').toLowerCase();
 }
 
-/** Whether `rule` names this server (a deny rule refuses it). */
-export function ruleMatches(rule: Rule, facts: ProgramFacts): boolean {
+/**
+ * Whether `rule` names this server (a deny rule refuses it). `entry`: the registry entry the host's
+ * install record proves this server is (unchanged since the install); absent when there is none.
+ */
+export function ruleMatches(rule: Rule, facts: ProgramFacts, entry?: string): boolean {
   switch (rule.kind) {
+    case 'registry': return entry !== undefined && rule.re.test(entry);
     case 'name': return rule.re.test(normalName(facts.name));
     case 'command': {
       const c = facts.command;
@@ -66,8 +72,8 @@ export function ruleMatches(rule: Rule, facts: ProgramFacts): boolean {
  * on disk; package rules admit a server only when every package it runs is named and the runner's
  * flags and environment cannot load anything else.
  */
-export function listAdmits(rules: readonly Rule[], facts: ProgramFacts): boolean {
-  if (rules.some(r => r.kind === 'name' && ruleMatches(r, facts))) return true;
+export function listAdmits(rules: readonly Rule[], facts: ProgramFacts, entry?: string): boolean {
+  if (rules.some(r => (r.kind === 'name' || r.kind === 'registry') && ruleMatches(r, facts, entry))) return true;
   if (facts.kind === 'remote') return rules.some(r => r.kind === 'url' && ruleMatches(r, facts));
   const c = facts.command;
   if (c && rules.some(r => r.kind === 'command' && (r.text.includes('/') || r.text.includes('\\') ? c.file !== undefined && r.re.test(c.file) : r.re.test(c.program)))) return true;
