@@ -6,7 +6,7 @@
  */
 import type { ProgramFacts } from './facts';
 import type { RegistryStanding } from './registryInstalls';
-import { listAdmits, parseRule, ruleMatches, type Rule } from './rules';
+import { listAdmits, normalName, parseRule, ruleMatches, type Rule } from './rules';
 import type { ServerPolicy } from './types';
 
 export type PolicyVerdict =
@@ -49,8 +49,11 @@ const by = (policy: ServerPolicy, field: keyof ServerPolicy['sources']) => polic
 export function policyVerdict(facts: ProgramFacts, policy: ServerPolicy, registry?: RegistryStanding): PolicyVerdict {
   if (policy.access === 'none') return { kind: 'refused', message: `Refused by policy: MCP servers are turned off here (access "none")${by(policy, 'access')}.` };
   const { deny, allow } = rulesOf(policy);
+  // A deny rule refuses whatever a record names, proven or not, in the normal spelling (no invisible or
+  // compatibility characters); an allow rule admits only the entry the record proves, as the registry spells it.
   const entry = registry?.installed ? registry.entry : undefined;
-  const denied = deny.find(r => ruleMatches(r, facts, entry));
+  const denyEntry = registry?.entry === undefined ? undefined : normalName(registry.entry);
+  const denied = deny.find(r => ruleMatches(r, facts, denyEntry));
   if (denied) return { kind: 'refused', message: `Refused by policy: the rule "${denied.text}" of the deny list${by(policy, 'deny')} matches this server.` };
   if (policy.access === 'registryOnly' && !registry?.installed) {
     const why = registry && !registry.installed ? registry.why : 'MCP Host has no record of installing it from the registry';

@@ -27,8 +27,12 @@ export interface RegistryInstall {
   readonly runs: { readonly packages: readonly PackageRef[] } | { readonly url: string };
 }
 
-/** Whether the server is a registry install the host recorded, and if not, why (for the refusal message). */
-export type RegistryStanding = { readonly installed: true; readonly entry: string } | { readonly installed: false; readonly why: string };
+/**
+ * Whether the server is a registry install the host recorded, and if not, why (for the refusal message).
+ * `entry` when not installed: the entry a record for this server names although it no longer proves it
+ * (changed since, another registry, another package at launch) — enough for a deny rule, never for an allow rule.
+ */
+export type RegistryStanding = { readonly installed: true; readonly entry: string } | { readonly installed: false; readonly why: string; readonly entry?: string };
 
 /**
  * Everything of a declaration that decides what runs or where it connects. Left out: what only narrows
@@ -66,9 +70,9 @@ const sameRegistry = (a: string, b: string) => normalUrl(a)?.replace(/\/+$/, '')
 export function declarationStanding(decl: ServerDeclaration, install: RegistryInstall | undefined, policy: ServerPolicy): RegistryStanding {
   if (!install) return { installed: false, why: 'MCP Host has no record of installing it from the registry here (a declaration cannot say so itself; install it with "MCP: Browse MCP Registry…")' };
   const registry = admittedRegistry(policy);
-  if (!sameRegistry(install.registryUrl, registry)) return { installed: false, why: `it was installed from ${install.registryUrl}, not from ${registry}` };
+  if (!sameRegistry(install.registryUrl, registry)) return { installed: false, entry: install.entry, why: `it was installed from ${install.registryUrl}, not from ${registry}` };
   if (install.fingerprint !== launchFingerprint(decl)) {
-    return { installed: false, why: `its declaration no longer runs what was installed from the registry entry "${install.entry}"${install.version ? ` ${install.version}` : ''} (${runsText(install)}); install it again from the registry` };
+    return { installed: false, entry: install.entry, why: `its declaration no longer runs what was installed from the registry entry "${install.entry}"${install.version ? ` ${install.version}` : ''} (${runsText(install)}); install it again from the registry` };
   }
   return { installed: true, entry: install.entry };
 }
@@ -81,7 +85,7 @@ export function launchStanding(decl: ServerDeclaration, install: RegistryInstall
   const same = 'url' in runs
     ? launch.type !== 'stdio' && normalUrl(launch.url.href) === runs.url
     : launch.type === 'stdio' && JSON.stringify(runnerPackages(launch.command, launch.args).packages) === JSON.stringify(runs.packages);
-  return same ? written : { installed: false, why: `once its inputs are filled in it does not run what the registry entry "${install.entry}" names (${runsText(install)})` };
+  return same ? written : { installed: false, entry: install.entry, why: `once its inputs are filled in it does not run what the registry entry "${install.entry}" names (${runsText(install)})` };
 }
 
 function runsText(install: RegistryInstall): string {

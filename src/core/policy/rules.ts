@@ -38,6 +38,8 @@ export function parseRule(text: unknown): Rule | string {
     const re = new RegExp(`^${m[1].toLowerCase()}://${glob(host, '[^/:@]*')}${glob(path, '.*')}$`, 'i');
     return { kind, text, re };
   }
+  // A registry entry id comes from a registry: `*` crosses a line break too ('s'), so an id with one in it is not a way past a deny rule.
+  if (kind === 'registry') return { kind, text, re: new RegExp(`^${glob(normalName(pattern), '.*')}$`, 'is') };
   return { kind, text, re: new RegExp(`^${glob(kind === 'name' ? normalName(pattern) : pattern, '.*')}$`, 'i') };
 }
 
