@@ -52,7 +52,7 @@ export class DevMode implements vscode.Disposable {
     const sub = (d: { dispose(): void }) => this.subscriptions.push(d);
     sub(host.onDidChangeServers(() => this.syncWatches()));
     // Serialised: a restart's `starting` must end the old session before `running` attaches the new one.
-    sub(host.onDidChangeState(e => { this.noteStart(e); this.holdWhileStarting(e); this.syncWatches(); this.debugQueue = this.debugQueue.then(() => this.syncDebug(e)).catch(() => undefined); }));
+    sub(host.onDidChangeState(e => { this.noteStart(e); this.syncWatches(); this.debugQueue = this.debugQueue.then(() => this.syncDebug(e)).catch(() => undefined); }));
     sub(vscode.workspace.onDidGrantWorkspaceTrust(() => this.syncWatches()));
     sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
     sub(vscode.debug.onDidStartDebugSession(s => {
@@ -135,27 +135,10 @@ export class DevMode implements vscode.Disposable {
     this.watches.delete(name);
   }
 
-  /**
-   * A server declared with `dev.debug` is in use from its start until the debugger is attached (then the
-   * session holds it) or cannot be: an on-demand start that only fills the catalogue, or `idleStop`,
-   * would otherwise stop it before the attach (taken here, not in the queued syncDebug, so no start outruns it).
-   */
-  private holdWhileStarting(e: StateChange): void {
-    const conn = this.host.get(e.server);
-    if (e.state !== 'starting' || conn?.declaration.type !== 'stdio' || !conn.declaration.dev?.debug || this.holds.has(e.server)) return;
-    const hold = conn.uses.hold();
-    if (hold) this.holds.set(e.server, hold);
-  }
-
   private async syncDebug(e: StateChange): Promise<void> {
-    if (e.state === 'starting') return;
     const conn = this.host.get(e.server);
     const port = e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug ? conn.inspectorPort : undefined;
-    if (this.attached.get(e.server) === port) {
-      // Nothing to attach (no inspector, or not running): the start's hold ends.
-      if (port === undefined) this.release(e.server);
-      return;
-    }
+    if (this.attached.get(e.server) === port) return;
     // The process the session was attached to is gone (or being replaced): end its session.
     const old = this.sessions.get(e.server);
     this.sessions.delete(e.server);
