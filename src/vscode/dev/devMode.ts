@@ -38,11 +38,8 @@ interface Watch {
 export class DevMode implements vscode.Disposable {
   private readonly watches = new Map<string, Watch>();
   private readonly sessions = new Map<string, vscode.DebugSession>();
-  /**
-   * From the moment we attach until the debug session ends, its server is in use: `mcpHost.idleStop`
-   * leaves it running (stopping it while the debugger connects breaks the attach).
-   */
-  private readonly holds = new Map<string, vscode.Disposable>();
+  /** While a debug session of ours is attached, its server is in use: `mcpHost.idleStop` leaves it running. */
+  private readonly holds = new Map<vscode.DebugSession, vscode.Disposable>();
   /** The inspector port we attached to (or are attaching to), per server. */
   private readonly attached = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -57,10 +54,16 @@ export class DevMode implements vscode.Disposable {
     sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
     sub(vscode.debug.onDidStartDebugSession(s => {
       const server = s.configuration[SERVER_KEY] as unknown;
-      if (typeof server === 'string' && !s.parentSession) this.sessions.set(server, s);
+      if (typeof server === 'string' && !s.parentSession) {
+        this.sessions.set(server, s);
+        const hold = host.get(server)?.uses.hold();
+        if (hold) this.holds.set(s, hold);
+      }
     }));
     sub(vscode.debug.onDidTerminateDebugSession(s => {
-      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); this.release(name); }
+      this.holds.get(s)?.dispose();
+      this.holds.delete(s);
+      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
     }));
     this.syncWatches();
   }
@@ -143,7 +146,6 @@ export class DevMode implements vscode.Disposable {
     const old = this.sessions.get(e.server);
     this.sessions.delete(e.server);
     this.attached.delete(e.server);
-    this.release(e.server);
     if (old) await vscode.debug.stopDebugging(old);
     if (port === undefined) {
       if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug) {
@@ -152,8 +154,6 @@ export class DevMode implements vscode.Disposable {
       return;
     }
     this.attached.set(e.server, port);
-    const hold = conn?.uses.hold();
-    if (hold) this.holds.set(e.server, hold);
     const folder = vscode.workspace.workspaceFolders?.[0];
     const ok = await vscode.debug.startDebugging(folder, {
       type: 'node',
@@ -169,14 +169,8 @@ export class DevMode implements vscode.Disposable {
     });
     if (!ok) {
       this.attached.delete(e.server);
-      this.release(e.server);
       this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
     }
-  }
-
-  private release(server: string): void {
-    this.holds.get(server)?.dispose();
-    this.holds.delete(server);
   }
 
   dispose(): void {
