@@ -139,8 +139,8 @@ export class ServerAutostart extends Disposable {
   private checkIdle(idleMs: number): void {
     const conn = this.conn;
     if (conn.state !== 'running' || this.policy !== 'onDemand') return;
-    // A debugger attached to it holds it (vscode/dev/devMode.ts): stopping it would end the debug session.
-    if (conn.uses.busy) return this.scheduleIdle(idleMs);
+    // A debugger attached to it (dev.debug) would lose its session.
+    if (conn.uses.busy || conn.declaration.type === 'stdio' && conn.declaration.dev?.debug) return this.scheduleIdle(idleMs);
     const left = conn.uses.lastUse + idleMs - performance.now();
     if (left > 0) return this.scheduleIdle(left);
     conn.logger.info(`Not used for ${Math.round(idleMs / 60_000)} min: stopped; the next use starts it again`);

@@ -38,8 +38,6 @@ interface Watch {
 export class DevMode implements vscode.Disposable {
   private readonly watches = new Map<string, Watch>();
   private readonly sessions = new Map<string, vscode.DebugSession>();
-  /** While a debug session of ours is attached, its server is in use: `mcpHost.idleStop` leaves it running. */
-  private readonly holds = new Map<vscode.DebugSession, vscode.Disposable>();
   /** The inspector port we attached to (or are attaching to), per server. */
   private readonly attached = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -54,15 +52,9 @@ export class DevMode implements vscode.Disposable {
     sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
     sub(vscode.debug.onDidStartDebugSession(s => {
       const server = s.configuration[SERVER_KEY] as unknown;
-      if (typeof server === 'string' && !s.parentSession) {
-        this.sessions.set(server, s);
-        const hold = host.get(server)?.uses.hold();
-        if (hold) this.holds.set(s, hold);
-      }
+      if (typeof server === 'string' && !s.parentSession) this.sessions.set(server, s);
     }));
     sub(vscode.debug.onDidTerminateDebugSession(s => {
-      this.holds.get(s)?.dispose();
-      this.holds.delete(s);
       for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
     }));
     this.syncWatches();
@@ -178,7 +170,5 @@ export class DevMode implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     for (const s of this.sessions.values()) void vscode.debug.stopDebugging(s);
     this.sessions.clear();
-    for (const h of this.holds.values()) h.dispose();
-    this.holds.clear();
   }
 }
