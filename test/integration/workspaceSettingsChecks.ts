@@ -54,6 +54,8 @@ export function checkEveryValue(trusted: boolean): void {
     // The fixture sets neither: a workspace could only make them stricter (start later, native route off).
     'autostart': user('autostart'),
     'chat.nativeServers': user('chat.nativeServers'),
+    // Not set by the fixture either: a workspace may only review more results (unit test settingsPolicy).
+    'tools.reviewResults': user('tools.reviewResults'),
   };
   for (const [key, rule] of Object.entries(SETTINGS_POLICY)) {
     if (rule.kind === 'user') expected[key] = user(key);
