@@ -30,7 +30,14 @@ describe('chat in the workbench: tool confirmation (Playwright)', function () {
     const w = await confirmation(expected);
     // The choices in order: the safe one first.
     const labels = (await w.locator('.monaco-list-row .label-name').allInnerTexts()).map(s => s.trim());
-    assert.deepEqual(labels.slice(0, 5), ['Deny', 'Allow once', `Always allow "get-sum"`, `Always allow every tool from "${expected.server}"`, 'Show the full arguments']);
+    // Each approval's lifetime: this session, this workspace (when the window has one), always.
+    const inWorkspace = labels.includes(`Allow "get-sum" in this workspace`);
+    assert.deepEqual(labels.slice(0, inWorkspace ? 9 : 7), [
+      'Deny', 'Allow once',
+      `Allow "get-sum" for this session`, ...(inWorkspace ? [`Allow "get-sum" in this workspace`] : []), `Always allow "get-sum"`,
+      `Allow every tool from "${expected.server}" for this session`, ...(inWorkspace ? [`Allow every tool from "${expected.server}" in this workspace`] : []), `Always allow every tool from "${expected.server}"`,
+      'Show the full arguments',
+    ]);
     await screenshot('tool-confirmation');
     await row('Allow once').click();
     await w.waitFor({ state: 'hidden', timeout: 15_000 });
