@@ -1,9 +1,9 @@
 /** Runs the CLI (out/src/cli/main.js) as a child process, with its configuration folder in a temp folder. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from './helpers';
+import { repoRoot, waitFor } from './helpers';
 
 export const cli = path.join(repoRoot, 'out/src/cli/main.js');
 
@@ -52,4 +52,27 @@ export async function runCliInTerminal(args: readonly string[], cwd: string, env
     child.once('close', resolve);
   });
   return { code, transcript, typed };
+}
+
+/** A `mcp-host serve` of a test: started until it prints its address, its output kept, stopped with SIGTERM. */
+export function serveProcess(): { start(args: readonly string[], cwd: string, env: Record<string, string>, serveArgs?: readonly string[]): Promise<void>; stop(): Promise<void>; readonly output: string } {
+  let child: ChildProcess | undefined;
+  let output = '';
+  return {
+    get output() { return output; },
+    async start(args, cwd, env, serveArgs = []) {
+      output = '';
+      child = spawn(process.execPath, [cli, ...args, 'serve', ...serveArgs], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout!.on('data', (d: Buffer) => { output += d; });
+      child.stderr!.on('data', (d: Buffer) => { output += d; });
+      await waitFor(() => /Ctrl-C stops/.test(output), 'serve to print its address', 30_000);
+    },
+    async stop() {
+      if (!child) return;
+      const exited = new Promise(resolve => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      child = undefined;
+    },
+  };
 }

@@ -1,12 +1,11 @@
 /** `mcp-host serve`: the gateway without VS Code; `mcp-host call` reuses it; its record file cannot be planted. */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cli, cliConfigHome, runCli, workspace } from './cliRun';
+import { cliConfigHome, runCli, serveProcess, workspace } from './cliRun';
 import { connect } from './gatewayClient';
 import { fixtureServer, waitFor } from './helpers';
 
@@ -18,38 +17,25 @@ describe('cli serve', function () {
   const dir = workspace('mcp.json', { servers: { echo: { command: process.execPath, args: [fixtureServer('crashing')] } } });
   const config = path.join(dir, '.vscode', 'mcp.json');
   const args = ['-c', config, '-w', dir];
-  let child: ChildProcess | undefined;
-  let output = '';
+  const serve = serveProcess();
 
-  const startServe = async (...extra: string[]) => {
-    output = '';
-    child = spawn(process.execPath, [cli, ...args, 'serve', ...extra], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: cliConfigHome, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d: Buffer) => { output += d; });
-    child.stderr!.on('data', (d: Buffer) => { output += d; });
-    await waitFor(() => /Ctrl-C stops/.test(output), 'serve to print its address', 30_000);
-  };
-  const stopServe = async () => {
-    if (!child) return;
-    const exited = new Promise(resolve => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    child = undefined;
-  };
+  const startServe = (...extra: string[]) => serve.start(args, dir, { XDG_CONFIG_HOME: cliConfigHome, ...env }, extra);
+  const stopServe = () => serve.stop();
   const records = () => (fs.existsSync(path.join(runtime, 'mcp-host')) ? fs.readdirSync(path.join(runtime, 'mcp-host')) : []);
   afterEach(stopServe);
 
   it('serves the declarations to a terminal agent with a token, and keeps to --allow', async () => {
     await startServe('--allow', 'echo/echo');
-    const token = /Token for a terminal agent \(keep it secret\): (\S+)/.exec(output)?.[1];
-    const url = /^ {2}echo: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(output)?.[1];
-    assert.ok(token && url, output);
+    const token = /Token for a terminal agent \(keep it secret\): (\S+)/.exec(serve.output)?.[1];
+    const url = /^ {2}echo: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(serve.output)?.[1];
+    assert.ok(token && url, serve.output);
     const c = await connect({ url, headers: { Authorization: `Bearer ${token}` } });
     try {
       const r = await c.callTool({ name: 'echo', arguments: { text: 'from an agent' } });
       assert.match(JSON.stringify(r.content), /from an agent/);
       const refused = await c.callTool({ name: 'pid', arguments: {} });
       assert.ok(refused.isError, 'a tool not allowed is refused when no one can be asked');
-      await waitFor(() => /refused: terminal agent wanted to run echo\/pid/.test(output), 'the refusal told on the terminal');
+      await waitFor(() => /refused: terminal agent wanted to run echo\/pid/.test(serve.output), 'the refusal told on the terminal');
     } finally { await c.close(); }
   });
 

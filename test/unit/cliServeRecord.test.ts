@@ -5,13 +5,12 @@
  * a fresh `mcp-host call` of the user would run unasked.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cli, runCli, workspace } from './cliRun';
+import { runCli, serveProcess, workspace } from './cliRun';
 import { connect } from './gatewayClient';
 import { fixtureServer, waitFor } from './helpers';
 
@@ -20,8 +19,7 @@ const NOBODY = 65534;
 describe('cli serve record (attacker tests)', function () {
   this.timeout(120_000);
   const decl = { servers: { echo: { command: process.execPath, args: [fixtureServer('crashing')] } } };
-  let child: ChildProcess | undefined;
-  let output = '';
+  const serve = serveProcess();
   let runtime = '';
   let configHome = '';
   let env: Record<string, string> = {};
@@ -32,20 +30,8 @@ describe('cli serve record (attacker tests)', function () {
     configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-cli-config-'));
     env = { XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: configHome };
   });
-  const startServe = async (args: readonly string[], cwd: string) => {
-    output = '';
-    child = spawn(process.execPath, [cli, ...args, 'serve'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d: Buffer) => { output += d; });
-    child.stderr!.on('data', (d: Buffer) => { output += d; });
-    await waitFor(() => /Ctrl-C stops/.test(output), 'serve to print its address', 30_000);
-  };
-  const stopServe = async () => {
-    if (!child) return;
-    const exited = new Promise(resolve => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    child = undefined;
-  };
+  const startServe = (args: readonly string[], cwd: string) => serve.start(args, cwd, env);
+  const stopServe = () => serve.stop();
   afterEach(stopServe);
   const folder = () => path.join(runtime, 'mcp-host');
   const recordFile = () => { const [f] = fs.existsSync(folder()) ? fs.readdirSync(folder()) : []; return f === undefined ? undefined : path.join(folder(), f); };
@@ -93,7 +79,7 @@ describe('cli serve record (attacker tests)', function () {
     fs.chmodSync(folder(), 0o777);
     if (process.getuid?.() === 0) fs.chownSync(folder(), NOBODY, NOBODY);
     await startServe(args, dir);
-    assert.match(output, /no record kept/);
+    assert.match(serve.output, /no record kept/);
     assert.equal(recordFile(), undefined, 'nothing written where another user can read it');
   });
 
@@ -113,7 +99,7 @@ describe('cli serve record (attacker tests)', function () {
     await stopServe();
     await assert.rejects(connect(endpoint), 'nothing answers once serve is gone');
     await startServe(args, dir);
-    assert.ok(output.includes(`127.0.0.1:${port}`), output);
+    assert.ok(serve.output.includes(`127.0.0.1:${port}`), serve.output);
     await assert.rejects(connect(endpoint), /401|Unauthorized/, 'the new serve on the same port does not know the old token');
   });
 
@@ -122,7 +108,7 @@ describe('cli serve record (attacker tests)', function () {
     const args = ['-w', dir];
     // The workspace's own file, not trusted: serve runs it this once, and keeps no key to it.
     await startServe([...args, '--yes'], dir);
-    assert.match(output, /none of these is trusted/);
+    assert.match(serve.output, /none of these is trusted/);
     assert.equal(recordFile(), undefined, 'no record for servers run on --yes');
     const asked = await runCli([...args, 'call', 'echo', 'pid'], dir, env);
     assert.notEqual(asked.code, 0, 'a call is refused as a fresh call would be (no terminal, no --yes)');
@@ -142,7 +128,7 @@ describe('cli serve record (attacker tests)', function () {
       assert.ok(r.isError, 'refused through the record');
       assert.doesNotMatch(JSON.stringify(r.content), /ran without consent/);
     } finally { await c.close(); }
-    await waitFor(() => /refused: mcp-host call wanted to run a tool of echo/.test(output), 'serve says why');
+    await waitFor(() => /refused: mcp-host call wanted to run a tool of echo/.test(serve.output), 'serve says why');
     const again = await runCli([...args, 'call', 'echo', 'pid'], dir, env);
     assert.notEqual(again.code, 0, 'the CLI asks as a fresh call would');
     assert.match(again.stderr, /not trusted/);
