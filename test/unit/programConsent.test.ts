@@ -175,6 +175,21 @@ describe('program identity of a declaration', () => {
     assert.equal(programIdentity('not a declaration', { scope: 'user' }), undefined);
   });
 
+  it('ATTACKER: a user server without an absolute cwd runs in the launch folder: its approval is bound to the workspace and to that folder (a cloned repository\'s node_modules/.bin, a trust grant)', () => {
+    // `npx -y server-github` resolves the launch folder's node_modules/.bin first: a cloned repository ships its own.
+    const npx = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] };
+    const at = (workspace: string, launchBase: string, d: unknown = npx) => programIdentity(d, { scope: 'user', workspace }, { launchBase })!;
+    assert.notEqual(at('file:///work/mine', '/work/mine').id, at('file:///tmp/cloned', '/tmp/cloned').id, 'an approval given in my project carries to the cloned one');
+    assert.equal(at('file:///tmp/cloned', '/tmp/cloned').workspace, 'file:///tmp/cloned', 'bound to the workspace, so other windows\' approvals are kept, not pruned');
+    // Restricted Mode runs it in the home folder; trusting the window moves it into the repository.
+    assert.notEqual(at('file:///tmp/cloned', '/home/user').id, at('file:///tmp/cloned', '/tmp/cloned').id, 'an approval given in Restricted Mode carries to the trusted window');
+    assert.notEqual(at('file:///w', '/w', { ...npx, cwd: 'tools' }).id, at('file:///w', '/elsewhere', { ...npx, cwd: 'tools' }).id, 'a relative cwd starts at the launch folder');
+    assert.equal(at('file:///a', '/a', { ...npx, cwd: '/opt/srv' }).id, at('file:///b', '/b', { ...npx, cwd: '/opt/srv' }).id, 'an absolute cwd is the same program everywhere');
+    assert.equal(at('file:///a', '/a', { ...npx, cwd: '/opt/srv' }).workspace, undefined);
+    const remoteAt = (launchBase: string) => programIdentity(remote, { scope: 'user', workspace: 'file:///w' }, { launchBase })!;
+    assert.equal(remoteAt('/a').id, remoteAt('/b').id, 'a remote server runs nowhere here');
+  });
+
   it('changes with what the env file holds, when the caller read it; a declaration without one has no such input', () => {
     const withFile = { ...local, envFile: '.env' };
     const read = (text: string) => programIdentity(withFile, { scope: 'workspace', workspace: 'file:///w' }, { envFileText: text })!.id;

@@ -19,17 +19,15 @@ import { canonicalJson } from '../tools/canonicalJson';
 import { programIdentity, type DeclarationPlace, type ProgramInputs } from '../tools/programIdentity';
 
 /** What the key depends on beyond the declaration's text, read by {@link catalogKeyInputs}. */
-export interface CatalogKeyInputs extends ProgramInputs {
-  /** Where a relative or missing `cwd` starts ({@link launchBase}). */
-  readonly launchBase?: string;
-}
+// The launch folder (where a relative or missing `cwd` starts) is part of the program identity itself.
+export type CatalogKeyInputs = ProgramInputs;
 
 /** The file name (without folder) of the cache entry of a raw `mcpHost.servers` entry; undefined when it is no declaration. */
 export function catalogCacheKey(declaration: unknown, place: DeclarationPlace, inputs: CatalogKeyInputs = {}): string | undefined {
   const identity = programIdentity(declaration, place, inputs);
   if (!identity) return undefined;
   const d = declaration as Record<string, unknown>;
-  const material = canonicalJson({ format: CATALOG_CACHE_FORMAT, program: identity.id, headers: d.headers, protocol: d.protocol, ...(runsInLaunchBase(d) ? { runsIn: inputs.launchBase ?? '' } : {}) });
+  const material = canonicalJson({ format: CATALOG_CACHE_FORMAT, program: identity.id, headers: d.headers, protocol: d.protocol });
   return createHash('sha256').update(material).digest('hex');
 }
 
@@ -41,13 +39,6 @@ export function catalogCacheKey(declaration: unknown, place: DeclarationPlace, i
 export async function catalogKeyInputs(declaration: unknown, ctx: VariableContext): Promise<CatalogKeyInputs> {
   const envFileText = await envFileContent(declaration, ctx).catch(() => 'unreadable');
   return { launchBase: launchBase(ctx), ...(envFileText !== undefined ? { envFileText } : {}) };
-}
-
-/** A local declaration whose working folder is the launch folder, or relative to it (a variable-rooted `cwd` is not). */
-function runsInLaunchBase(d: Record<string, unknown>): boolean {
-  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
-  if (remote) return false;
-  return d.cwd === undefined || (typeof d.cwd === 'string' && !d.cwd.startsWith('${') && !path.isAbsolute(d.cwd));
 }
 
 /** Bumped when the entry's shape changes: older entries are then simply missing. */

@@ -8,8 +8,12 @@
  * header values and its `auth` (another token or tenant header is another account's server). Plus
  * where it was declared (user, or which workspace), and, for a user declaration whose program
  * depends on the open folder (`${workspaceFolder}`, a relative `cwd`, `envFile` or command path),
- * which workspace that was; and, when the caller read it (config/envFileContent.ts), what the env
- * file holds, which changes what runs with no change to the declaration. What does not change the
+ * which workspace that was. A local user declaration without an absolute `cwd` runs in the launch
+ * folder (the first trusted workspace folder, else the home folder): `npx` resolves that folder's
+ * `node_modules/.bin` first, `python -m` imports from it, `node server.js` reads it, so the same text
+ * runs a cloned repository's code there. Its approvals are bound to the workspace and, when the caller
+ * read it, to the launch folder itself (trusting a window moves it from the home folder to the
+ * repository). And, when the caller read it (config/envFileContent.ts), what the env file holds, which changes what runs with no change to the declaration. What does not change the
  * program is left out (timeouts, roots, sandbox and dev options, `disabled`). Only a SHA-256
  * of it is ever stored, so a secret written into an argument, the URL or the env file is not kept in plain form.
  */
@@ -36,6 +40,8 @@ export interface ProgramIdentity {
 export interface ProgramInputs {
   /** {@link envFileContent} of the declaration: its env file's text, or why it has none. */
   readonly envFileText?: string;
+  /** Where a missing or relative `cwd` starts (config/envFileContent.ts `launchBase`): part of the program of a declaration {@link runsInLaunchBase}. */
+  readonly launchBase?: string;
 }
 
 /** The identity of a raw `mcpHost.servers` entry declared at `place`; undefined when it is not a declaration at all. */
@@ -50,11 +56,20 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
     ? { remote: typeof d.url === 'string' ? d.url.trim() : d.url, headers: d.headers, auth: d.auth }
     : { command: d.command, args: d.args, cwd: d.cwd, env: d.env, envFile: d.envFile };
   // The env file's text is the file's, not the declaration's: it says nothing of the workspace.
-  const program = remote || d.envFile === undefined ? declared : { ...declared, envFileText: inputs.envFileText };
-  const bound = place.scope !== 'user' || dependsOnWorkspace(declared);
+  const withEnvFile = remote || d.envFile === undefined ? declared : { ...declared, envFileText: inputs.envFileText };
+  const runsIn = runsInLaunchBase(d);
+  const program = runsIn ? { ...withEnvFile, runsIn: inputs.launchBase ?? '' } : withEnvFile;
+  const bound = place.scope !== 'user' || runsIn || dependsOnWorkspace(declared);
   const workspace = bound ? place.workspace ?? '' : undefined;
   const id = createHash('sha256').update(canonicalJson({ program, scope: place.scope, workspace })).digest('hex');
   return workspace === undefined ? { id } : { id, workspace };
+}
+
+/** A local declaration whose working folder is the launch folder, or relative to it (a variable-rooted or absolute `cwd` is not). */
+export function runsInLaunchBase(d: Record<string, unknown>): boolean {
+  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
+  if (remote) return false;
+  return d.cwd === undefined || (typeof d.cwd === 'string' && !d.cwd.startsWith('${') && !path.isAbsolute(d.cwd));
 }
 
 /** Whether the same text runs a different program in another workspace (see config/trust.ts). */

@@ -2,10 +2,10 @@
  * The program each `mcpHost.servers` entry runs, per settings layer (core `programIdentity`), read
  * straight from the layers: a user server shadowed by a workspace server of the same name is still
  * declared, so its approvals are kept for when the workspace closes. The env file's content is part
- * of the program: it is read (as a start reads it: bounded, never a FIFO) each time the identity is asked.
+ * of the program, and so is the launch folder of a server without an absolute `cwd`: it is read (as a start reads it: bounded, never a FIFO) each time the identity is asked.
  */
 import * as vscode from 'vscode';
-import { envFileContent, programIdentity, type DeclaredProgram, type ProgramIdentity, type ServerScope } from '../../core';
+import { envFileContent, launchBase, programIdentity, type DeclaredProgram, type ProgramIdentity, type ServerScope } from '../../core';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
 import { variableContext } from '../variables';
@@ -19,7 +19,9 @@ export async function declaredProgram(server: string, scope: ServerScope, discov
   if (declaration === undefined) return undefined;
   // The workspace is read with the declaration, before the file is: both describe the same moment.
   const workspace = workspaceIdentity();
-  const envFileText = await envFileContent(declaration, variableContext()).catch(() => 'unreadable');
-  const identity = programIdentity(declaration, { scope, workspace }, { envFileText });
+  const variables = variableContext();
+  const envFileText = await envFileContent(declaration, variables).catch(() => 'unreadable');
+  // Where a server without an absolute cwd runs is part of its program (core programIdentity).
+  const identity = programIdentity(declaration, { scope, workspace }, { envFileText, launchBase: launchBase(variables) });
   return identity && { scope, program: identity.id, ...(identity.workspace !== undefined ? { workspace: identity.workspace } : {}) };
 }
