@@ -6,7 +6,7 @@ export * from './config/types';
 export type { AuthDeclaration, AuthGrant, EnterpriseDeclaration, TokenEndpointAuthMethod, TokenSource } from './config/authDecl';
 export { parseServers, declarationKey } from './config/parse';
 export { resolveDeclaration } from './config/resolve';
-export { envFileContent, launchBase } from './config/envFileContent';
+export { envFileContent } from './config/envFileContent';
 export { WorkspaceTrustRequiredError, type TrustRequirement } from './config/trust';
 export { resolveDeclaredRoots, mergeRoots, type DeclaredRoots } from './config/declaredRoots';
 export { effectiveSetting, SETTINGS_POLICY, type SettingLayers, type WorkspaceRule } from './config/settingsPolicy';

@@ -48,8 +48,7 @@ export interface ProgramInputs {
 export function programIdentity(declaration: unknown, place: DeclarationPlace, inputs: ProgramInputs = {}): ProgramIdentity | undefined {
   if (!declaration || typeof declaration !== 'object' || Array.isArray(declaration)) return undefined;
   const d = declaration as Record<string, unknown>;
-  // The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`.
-  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
+  const remote = isRemote(d);
   const declared = remote
     // The headers and auth say whose credentials reach which account (a changed `Authorization` or
     // tenant header is another party's server behind the same URL): their values count, as a hash only.
@@ -67,9 +66,13 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
 
 /** A local declaration whose working folder is the launch folder, or relative to it (a variable-rooted or absolute `cwd` is not). */
 export function runsInLaunchBase(d: Record<string, unknown>): boolean {
-  const remote = d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
-  if (remote) return false;
+  if (isRemote(d)) return false;
   return d.cwd === undefined || (typeof d.cwd === 'string' && !d.cwd.startsWith('${') && !path.isAbsolute(d.cwd));
+}
+
+/** The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`. */
+function isRemote(d: Record<string, unknown>): boolean {
+  return d.type === undefined ? typeof d.url === 'string' : d.type !== 'stdio';
 }
 
 /** Whether the same text runs a different program in another workspace (see config/trust.ts). */

@@ -5,7 +5,7 @@
  * of the program, and so is the launch folder of a server without an absolute `cwd`: it is read (as a start reads it: bounded, never a FIFO) each time the identity is asked.
  */
 import * as vscode from 'vscode';
-import { envFileContent, launchBase, programIdentity, type DeclaredProgram, type ProgramIdentity, type ServerScope } from '../../core';
+import { catalogKeyInputs, programIdentity, type DeclaredProgram, type ProgramIdentity, type ServerScope } from '../../core';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
 import { variableContext } from '../variables';
@@ -19,9 +19,7 @@ export async function declaredProgram(server: string, scope: ServerScope, discov
   if (declaration === undefined) return undefined;
   // The workspace is read with the declaration, before the file is: both describe the same moment.
   const workspace = workspaceIdentity();
-  const variables = variableContext();
-  const envFileText = await envFileContent(declaration, variables).catch(() => 'unreadable');
-  // Where a server without an absolute cwd runs is part of its program (core programIdentity).
-  const identity = programIdentity(declaration, { scope, workspace }, { envFileText, launchBase: launchBase(variables) });
+  // The env file's text and the launch folder, read as the catalogue key reads them (the same program inputs).
+  const identity = programIdentity(declaration, { scope, workspace }, await catalogKeyInputs(declaration, variableContext()));
   return identity && { scope, program: identity.id, ...(identity.workspace !== undefined ? { workspace: identity.workspace } : {}) };
 }
