@@ -10,6 +10,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { startGateway, type Gateway, type McpHost } from '../../src/core';
+import { IDLE_CONNECTION_MS } from '../../src/core/gateway/keepAlive';
 import { createTestHost, fixtureServer, node, RecordingLogger } from './helpers';
 
 interface Answer { status: number; headers: Record<string, string>; body: string }
@@ -32,9 +33,12 @@ class Connection {
     });
   }
 
-  async send(url: URL, headers: Record<string, string>, body: string): Promise<Answer> {
+  /** A request as the client writes it; `Host` and the method can be the caller's (an attacker's). */
+  async send(url: URL, headers: Record<string, string>, body: string, method = 'POST'): Promise<Answer> {
     if (this.closedAt !== undefined) throw new Error('the gateway closed the kept-alive connection');
-    const head = [`POST ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive', `Content-Length: ${Buffer.byteLength(body)}`,
+    const given = (name: string) => Object.keys(headers).some(k => k.toLowerCase() === name);
+    const head = [`${method} ${url.pathname} HTTP/1.1`, ...(given('host') ? [] : [`Host: ${url.host}`]), 'Connection: keep-alive',
+      ...(given('content-length') ? [] : [`Content-Length: ${Buffer.byteLength(body)}`]),
       ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
     this.socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
     for (;;) {
@@ -74,6 +78,15 @@ class Connection {
     return { status: Number(status.split(' ')[1]), headers, body: body.toString('utf8') };
   }
 
+  /** Resolves when the gateway closes the connection, or after `ms` with the connection still open. */
+  async closedWithin(ms: number): Promise<boolean> {
+    const until = Date.now() + ms;
+    while (this.closedAt === undefined && Date.now() < until) {
+      await new Promise<void>(r => { this.waiting = r; setTimeout(r, 100); });
+    }
+    return this.closedAt !== undefined;
+  }
+
   close(): void { this.socket.destroy(); }
 }
 
@@ -110,6 +123,45 @@ describe('gateway keep-alive (issue 31: no call lost to a connection closed unde
       const call = await c.send(url, session, rpc(2, 'tools/call', { name: 'echo', arguments: { text: 'sent late on a kept connection' } }));
       assert.equal(call.status, 200);
       assert.match(call.body, /sent late on a kept connection/);
+    } finally { c.close(); }
+  });
+
+  // Attacker: a local prober or a page holds sockets open with the 120 s idle time meant for clients'
+  // calls, a hundred connections at a time, or sends a second request behind a body that was refused.
+  it('closes the connection of every refused request at once: no credential, a page, a foreign Host, a body too large', async () => {
+    const endpoint = gateway.endpoint('echo', { id: 'window-1', label: 'VS Code window', kind: 'window' });
+    const url = new URL(endpoint.url);
+    const mcp = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const init = rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'prober', version: '1' } });
+    const wrongPath = new URL(`/${'A'.repeat(43)}/echo`, url);
+    const probes: { name: string; url: URL; headers: Record<string, string>; body: string; method?: string; status: number }[] = [
+      { name: 'no token', url, headers: mcp, body: init, status: 401 },
+      { name: 'a wrong token', url, headers: { ...mcp, Authorization: 'Bearer guessed' }, body: init, status: 401 },
+      { name: 'an unknown path', url: wrongPath, headers: { ...mcp, ...endpoint.headers }, body: init, status: 401 },
+      { name: 'a web page', url, headers: { ...mcp, ...endpoint.headers, Origin: 'http://localhost:3000' }, body: init, status: 403 },
+      { name: 'a rebinding Host', url, headers: { ...mcp, ...endpoint.headers, Host: `evil.example:${url.port}` }, body: init, status: 421 },
+      { name: 'a preflight', url, headers: { ...endpoint.headers }, body: '', method: 'OPTIONS', status: 405 },
+      { name: 'a server not offered', url: new URL(`${url.pathname.replace(/\/echo$/, '/nobody')}`, url), headers: { ...mcp, ...endpoint.headers }, body: init, status: 404 },
+    ];
+    for (const p of probes) {
+      const c = await Connection.open(Number(url.port));
+      try {
+        const answer = await c.send(p.url, p.headers, p.body, p.method);
+        assert.equal(answer.status, p.status, `${p.name}: ${answer.body}`);
+        assert.equal(answer.headers.connection, 'close', `${p.name}: the refusal says the connection closes`);
+        assert.equal(answer.headers['keep-alive'], undefined, `${p.name}: a refusal advertises no keep-alive`);
+        assert.ok(await c.closedWithin(10_000), `${p.name}: the gateway keeps the refused connection open (it would hold it ${IDLE_CONNECTION_MS / 1000} s)`);
+      } finally { c.close(); }
+    }
+    // A body over the bound, announced by Content-Length: refused before it is read, and the rest of
+    // it is never parsed as a second request on the same connection.
+    const c = await Connection.open(Number(url.port));
+    try {
+      const smuggled = `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: 2\r\n\r\n{}`;
+      const answer = await c.send(url, { ...mcp, ...endpoint.headers, 'Content-Length': String(5 * 1024 * 1024) }, smuggled);
+      assert.equal(answer.status, 413, answer.body);
+      assert.equal(answer.headers.connection, 'close');
+      assert.ok(await c.closedWithin(10_000), 'the connection of a refused body closes');
     } finally { c.close(); }
   });
 });

@@ -18,7 +18,7 @@ import { ResultStore } from '../tools/resultBudget';
 import { DEFAULT_REVIEW_TIMEOUT_MS } from '../tools/resultReview';
 import { GatewayClients, type GatewayClient } from './clients';
 import { refuseRequest } from './httpGuard';
-import { sendText, sendWebResponse, toWebRequest } from './httpAdapter';
+import { sendRefusal, sendWebResponse, toWebRequest } from './httpAdapter';
 import { holdIdleConnections, LISTEN_BACKLOG } from './keepAlive';
 import { createProxyServer } from './proxyServer';
 import { DEFAULT_SESSION_LIMITS, GatewaySessions } from './sessions';
@@ -116,14 +116,14 @@ class McpGateway implements Gateway {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const refused = this.disposed ? { status: 503, message: 'The gateway is closed.' } : refuseRequest(req, this.port, this.maxBody);
-      if (refused) return sendText(res, refused.status, refused.message);
+      if (refused) return sendRefusal(res, refused.status, refused.message);
       const route = parseRoute(req.url ?? '/');
       const client = route && this.clients.authenticate(route.path, req.headers.authorization);
       // One answer for an unknown path and a wrong token: neither tells a prober which part was right.
-      if (!route || !client) return sendText(res, 401, 'Unauthorized.');
+      if (!route || !client) return sendRefusal(res, 401, 'Unauthorized.');
       const server = route.server;
       if ((client.servers && !client.servers.includes(server)) || !this.options.host.get(server)) {
-        return sendText(res, 404, `No MCP server named "${server}" is offered here.`);
+        return sendRefusal(res, 404, `No MCP server named "${server}" is offered here.`);
       }
       const aborted = new AbortController();
       res.on('close', () => aborted.abort());
@@ -144,7 +144,7 @@ class McpGateway implements Gateway {
       await sendWebResponse(res, response);
     } catch (e) {
       this.options.logger.debug(`Gateway request failed: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) sendText(res, 400, 'Bad request.');
+      if (!res.headersSent) sendRefusal(res, 400, 'Bad request.');
       else res.end();
     }
   }

@@ -60,7 +60,13 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   }
 }
 
-export function sendText(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { ...keepAliveHeaders(res), 'content-type': 'text/plain; charset=utf-8' });
+/**
+ * A refusal (no credentials, a web page, a body too large, a closed gateway) closes its connection:
+ * the 120 s idle hold is for clients' calls, and a prober or a page must not keep sockets open with
+ * it — nor send a second request on a connection whose first body the gateway did not read.
+ */
+export function sendRefusal(res: ServerResponse, status: number, message: string): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { connection: 'close', 'content-type': 'text/plain; charset=utf-8' });
   res.end(message);
 }

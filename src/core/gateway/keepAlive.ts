@@ -11,7 +11,7 @@
  * So the gateway advertises the usual 5 s and keeps an idle connection for 120 s: a client that keeps
  * to the hint closes it long before we do, one that lags or ignores the hint finds it still open. An
  * idle connection costs a socket; the gateway is 127.0.0.1 only and every request is still
- * authenticated. The listen backlog holds a burst of connections at once (node's default is 511).
+ * authenticated, and a refused request closes its connection (`sendRefusal`). The listen backlog holds a burst of connections at once (node's default is 511).
  */
 import type { Server as HttpServer, ServerResponse } from 'node:http';
 
