@@ -73,4 +73,23 @@ describe('prompt texts a server supplies are cleaned for the model and for the p
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await running;
   });
+
+  // The resource pickers are VS Code's showQuickPick lists: their labels, descriptions and details render
+  // `$(icon)` codicons, so a server's title could draw a check mark, and hidden text could ride in them.
+  it('ATTACKER: the Open Resource and Open Resource Template pickers show the server\'s titles, URIs and descriptions as plain text, drawing no icon', async () => {
+    await waitFor(() => api.host.get('hidden')?.catalog.get('resources').length && api.host.get('hidden')?.catalog.get('resourceTemplates').length, 15_000, 'the hidden server\'s resources');
+    for (const [command, title] of [['mcpHost.openResource', /^\$\(pass-filled\) Note /], ['mcpHost.openResourceTemplate', /^\$\(pass-filled\) Notes /]] as const) {
+      const pending = vscode.commands.executeCommand(command);
+      const list = await waitFor(() => api.testing.quickInput.activeList, 15_000, `the ${command} picker`);
+      const item = list.items.find(i => /Note/.test(i.label));
+      assert.ok(item, `${command}: the hidden server's entry is offered (${list.items.map(i => i.label).join(' | ')})`);
+      const shown = [item.label, item.description ?? '', item.detail ?? ''];
+      for (const text of shown) assert.ok(!INVISIBLE.test(text), `${command}: ${JSON.stringify(text)}`);
+      assert.ok(shown.every(t => !/(^|[^\\])\$\(/.test(t)), `${command}: a codicon drawn from the server's text: ${JSON.stringify(shown)}`);
+      assert.match(item.label.replace(/\\/g, ''), title, 'the title is shown, as text');
+      assert.match(item.detail ?? '', /^\\\$\(check\) VISIBLE sunny/, 'the description is shown, as text');
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await pending;
+    }
+  });
 });
