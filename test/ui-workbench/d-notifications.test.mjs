@@ -59,4 +59,29 @@ describe('error notification in the workbench (Playwright)', function () {
       throw e;
     }
   });
+
+  /** The notification whose text has `match`, read from the notification center: its text and its links. */
+  async function readNotification(step) {
+    const { match } = await waitForStep(step, 170_000);
+    const { page } = workbench;
+    try {
+      const center = page.locator('.notifications-center');
+      if (!(await center.isVisible())) await page.locator('.part.statusbar .statusbar-item[id="status.notifications"] a, .part.statusbar .statusbar-item[id="status.notifications"]').first().click();
+      const items = page.locator('.notifications-center .notification-list-item', { hasText: match });
+      await items.first().waitFor({ state: 'visible', timeout: 20_000 });
+      const message = items.first().locator('.notification-list-item-message');
+      const text = await message.evaluate(e => e.textContent ?? '');
+      const links = await message.locator('a').evaluateAll(as => as.map(a => a.outerHTML));
+      await screenshot(step);
+      await stepDone(step, { count: await items.count(), text, links });
+    } catch (e) {
+      await screenshot(`${step}-failure`).catch(() => undefined);
+      await stepDone(step, { error: String(e) });
+      throw e;
+    }
+  }
+
+  it('the sign-in failure notification, as a person reads it: no link', () => readNotification('signin-notification'));
+
+  it('the dev.watch limit notification, as a person reads it: no link', () => readNotification('watch-notification'));
 });

@@ -4,9 +4,15 @@
  * what a person reads in it when the server's stderr is hostile.
  */
 import * as assert from 'node:assert/strict';
-import { setSetting } from '../helpers';
-import { declareServers, fixture, waitState } from '../mcpHost';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as vscode from 'vscode';
+import { setSetting, waitFor, workspaceRoot } from '../helpers';
+import { declareServers, fixture, nodeServer, readExtensionLogs, waitState } from '../mcpHost';
 import { uiStep } from './bridge';
+
+/** A Markdown link to a command, as VS Code's notifications would render it: clickable, running the command. */
+const LINK = '[Open the terminal](command:workbench.action.terminal.new)';
+interface ReadNotification { error?: string; count?: number; text?: string; links?: string[] }
 
 describe('error notification of a server', function () {
   this.timeout(180_000);
@@ -37,5 +43,53 @@ describe('error notification of a server', function () {
     assert.ok(result.text!.length < 1500, `a notification of ${result.text!.length} characters`);
     assert.deepEqual(result.links, [], 'a link the server wrote would be clickable in MCP Host\'s notification');
     assert.deepEqual(result.buttons, ['Show Log', 'Restart', 'Edit Settings']);
+  });
+
+  // Attacker: an authorization server writes the error_description of a refused sign-in.
+  it('attacker: a sign-in refusal whose text writes a command link is shown as text, no link', async () => {
+    const child: ChildProcess = spawn(process.execPath, [fixture('oauth'), '--http', '0'], {
+      env: { ...process.env, FIXTURE_DENY: '1', FIXTURE_DENY_DESCRIPTION: `${LINK} to finish signing in` }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => { out += d; const m = /LISTENING (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+        child.once('exit', c => reject(new Error(`oauth fixture exited with ${c}`)));
+      });
+      const a = await declareServers({ denied: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
+      const s = a.host.require('denied');
+      await waitState(s, 'error');
+      // The command waits for its notification to be dismissed: follow the server's state instead.
+      void vscode.commands.executeCommand('mcpHost.signIn', 'denied');
+      await waitFor(() => /the authorization was denied/.test(s.message ?? ''), 30_000, `the refused sign-in (message: ${s.message})`);
+      const result = (await uiStep('signin-notification', { match: 'Could not sign in to MCP server "denied"' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.match(result.text!, /Open the terminal\] \(command:workbench\.action\.terminal\.new\) to finish signing in/, 'the text is all there, as text');
+      assert.deepEqual(result.links, [], 'the authorization server\'s link would be clickable in the notification');
+    } finally {
+      child.kill();
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
+  // Attacker: a server in dev mode names the file it keeps writing into its own watched folder.
+  it('attacker: the dev.watch limit notification names the server\'s file as text, no link', async () => {
+    await setSetting('mcpHost.autoRestart.maxRestarts', 1);
+    const folder = vscode.Uri.joinPath(workspaceRoot(), 'devloop-link');
+    await vscode.workspace.fs.createDirectory(folder);
+    const a = await declareServers({
+      linkWriter: { ...nodeServer(fixture('debuggee')), env: { FIXTURE_TOUCH: vscode.Uri.joinPath(folder, `${LINK}.js`).fsPath, FIXTURE_TOUCH_EVERY: '800' }, dev: { watch: 'devloop-link/**/*.js' } },
+    });
+    try {
+      await waitFor(async () => /Watch restarts are paused/.test([...(await readExtensionLogs(a)).values()].join('\n')), 90_000, 'linkWriter\'s watch restarts to stop with a message');
+      const result = (await uiStep('watch-notification', { match: 'MCP server "linkWriter" restarted' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.match(result.text!, /devloop-link\/\[Open the terminal\] \(command:workbench\.action\.terminal\.new\)\.js/, 'the file is named, as text');
+      assert.deepEqual(result.links, [], 'a link the server wrote as a file name would be clickable in the notification');
+    } finally {
+      await declareServers(undefined);
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
   });
 });
