@@ -6,7 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ import { EXTENSION_ID, waitFor } from './helpers';
 import { declareServers, fixture, nodeServer, waitState, type TestApi } from './mcpHost';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const b64 = (b: Buffer) => b.toString('base64');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function row(a: TestApi, name: string): Promise<vscode.TreeItem> {
@@ -94,5 +96,37 @@ describe('a server\'s icon and website in the Servers view', function () {
     } finally {
       await new Promise(resolve => pixel.close(resolve));
     }
+  });
+
+  it('writes its icon files itself: a link planted at the name is replaced, not followed; at most 64 are kept, never a shown one, nothing else touched', async () => {
+    const a0 = await declareServers(undefined);
+    const folder = a0.testing.serverIconsFolder;
+    assert.ok(folder, 'the test window keeps its storage in a local folder');
+    mkdirSync(folder, { recursive: true });
+    // An icon no other test uses, so this window has not written it yet.
+    const bytes = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.from('PLANTED')]);
+    const name = `${sha256(bytes)}.png`;
+    const victim = path.join(mkdtempSync(path.join(os.tmpdir(), 'mcp-host-icon-victim-')), 'bashrc');
+    writeFileSync(victim, 'the user\'s file\n');
+    symlinkSync(victim, path.join(folder, name));
+    // 70 old icon files of other windows and sessions, and a file that is not MCP Host's.
+    const old = Date.now() / 1000 - 86_400;
+    const stale = Array.from({ length: 70 }, (_, i) => `${sha256(Buffer.from(`stale ${i}`))}.png`);
+    for (const n of stale) { writeFileSync(path.join(folder, n), 'x'); utimesSync(path.join(folder, n), old, old); }
+    writeFileSync(path.join(folder, 'notes.txt'), 'not ours');
+
+    const a = await declareServers({ planted: { ...nodeServer(fixture('branded')), env: { FIXTURE_BRANDING: 'good', FIXTURE_ICON_PNG: b64(bytes) } } });
+    await waitState(a.host.require('planted'), 'running');
+    const item = await waitFor(async () => { const i = await row(a, 'planted'); return i.iconPath instanceof vscode.ThemeIcon ? undefined : i; }, 10_000, 'the server\'s own icon');
+    const { light } = item.iconPath as { light: vscode.Uri };
+    assert.equal(light.fsPath, path.join(folder, name));
+    assert.equal(readFileSync(victim, 'utf8'), 'the user\'s file\n', 'the link\'s target is untouched');
+    assert.ok(lstatSync(light.fsPath).isFile(), 'the link was replaced by a file');
+    assert.deepEqual(readFileSync(light.fsPath), bytes);
+    // Pruned after the writes (the dark icon is written after the light one): wait for the folder to settle.
+    const own = await waitFor(() => { const n = readdirSync(folder).filter(f => f !== 'notes.txt'); return n.length <= 64 ? n : undefined; }, 10_000, 'at most 64 icon files');
+    assert.ok(own.includes(name), 'the icon shown now is kept');
+    assert.ok(stale.some(n => !own.includes(n)), 'the oldest went');
+    assert.equal(readFileSync(path.join(folder, 'notes.txt'), 'utf8'), 'not ours', 'a file MCP Host did not write is left alone');
   });
 });
