@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -128,5 +128,27 @@ describe('a server\'s icon and website in the Servers view', function () {
     assert.ok(own.includes(name), 'the icon shown now is kept');
     assert.ok(stale.some(n => !own.includes(n)), 'the oldest went');
     assert.equal(readFileSync(path.join(folder, 'notes.txt'), 'utf8'), 'not ours', 'a file MCP Host did not write is left alone');
+  });
+
+  it('writes no icon through a link planted in place of its folder: the row keeps the state icon', async () => {
+    const a0 = await declareServers(undefined);
+    const folder = a0.testing.serverIconsFolder!;
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'mcp-host-icon-elsewhere-'));
+    const moved = `${folder}.moved-${process.pid}`;
+    mkdirSync(folder, { recursive: true });
+    renameSync(folder, moved);
+    symlinkSync(elsewhere, folder);
+    try {
+      const bytes = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.from('LINKED-FOLDER')]);
+      const a = await declareServers({ linked: { ...nodeServer(fixture('branded')), env: { FIXTURE_BRANDING: 'good', FIXTURE_ICON_PNG: b64(bytes) } } });
+      await waitState(a.host.require('linked'), 'running');
+      await row(a, 'linked');
+      await new Promise(resolve => setTimeout(resolve, 1500));
+      assert.ok((await row(a, 'linked')).iconPath instanceof vscode.ThemeIcon, 'no icon from a folder MCP Host does not own');
+      assert.deepEqual(readdirSync(elsewhere), [], 'nothing written through the link');
+    } finally {
+      rmSync(folder);
+      renameSync(moved, folder);
+    }
   });
 });
