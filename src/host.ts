@@ -31,6 +31,8 @@ import { WorkspaceRoots } from './vscode/roots';
 import { createSandboxPort } from './vscode/sandbox';
 import { ServersStatusBar } from './vscode/statusBar';
 import { ServersView } from './vscode/views/serversView';
+import { SERVER_ICONS_FOLDER, ServerIconFiles } from './vscode/views/serverIconFiles';
+import { iconFilesInUse } from './vscode/views/branding';
 import { promptChatCommand } from './vscode/prompts/promptChatCommand';
 import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { registerResources, type ResourcesFeature } from './vscode/resources';
@@ -53,6 +55,7 @@ import { RegistryInstallRecords } from './vscode/registry/installRecords';
 export interface BuiltHost extends LoadedHost {
   readonly controller: HostController;
   readonly serversProvider: ServersView;
+  readonly serverIcons: ServerIconFiles;
   readonly resources: ResourcesFeature;
   readonly elicitation: ElicitationUi;
   readonly sampling: SamplingFeature;
@@ -104,9 +107,13 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   if (early && 'error' in early) hostLog.warn(`The servers were not started early (while MCP Host loaded): ${early.error}`);
   elicitation.attach(controller.host);
   context.subscriptions.push(elicitation, sampling, oauth, oauth.attach(controller.host, name => logs.show(name)));
-  const view = new ServersView(controller, offerLines(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function'));
+  // In the extension's own storage, which no server writes (a sandboxed one is kept out of it).
+  const c0 = controller;
+  const iconFiles = new ServerIconFiles(context.globalStorageUri?.scheme === 'file' ? vscode.Uri.joinPath(context.globalStorageUri, SERVER_ICONS_FOLDER).fsPath : undefined,
+    () => iconFilesInUse(c0.host.servers), message => hostLog.warn(message));
+  const view = new ServersView(controller, offerLines(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function'), iconFiles);
   context.subscriptions.push(
-    logs, hostLog, roots, view,
+    logs, hostLog, roots, view, iconFiles,
     late.treeView(SERVERS_VIEW_ID, view),
     new ServersStatusBar(controller),
     ...registerCommands({ controller, logs, inputs }),
@@ -148,7 +155,7 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   const api = createApi(c.host, activity, activationMs, run => void apps.open(run));
   return {
     api,
-    controller: c, serversProvider: view, resources, elicitation, sampling, apps, gateway, native,
+    controller: c, serversProvider: view, serverIcons: iconFiles, resources, elicitation, sampling, apps, gateway, native,
     async shutdown() {
       const stopping = controller;
       controller = undefined;

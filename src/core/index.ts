@@ -25,6 +25,7 @@ export type { CatalogKind } from './catalog/serverCatalog';
 export * from './elicitation';
 export * from './auth';
 export { checkOpenableUrl, isLoopbackHost, type SafeUrl, type SafeUrlCheck, type UnsafeUrlCode } from './safeUrl';
+export * from './serverBranding';
 export * from './tools';
 export * from './text';
 export * from './sandbox';

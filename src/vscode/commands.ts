@@ -10,6 +10,8 @@ import type { HostController } from './hostController';
 import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { ServerNode } from './views/serversTree';
+import { brandingOf } from './views/branding';
+import { openUrlForServer } from './safeUrl';
 
 export interface CommandContext {
   readonly controller: HostController;
@@ -29,6 +31,7 @@ export const commandTable: Record<string, Handler> = {
     if (name) ctx.logs.show(name);
   },
   'mcpHost.openServerDeclaration': (ctx, arg) => openDeclaration(ctx, typeof arg === 'string' ? arg : (arg as ServerNode | undefined)?.name),
+  'mcpHost.openServerWebsite': (ctx, arg) => openWebsite(ctx, typeof arg === 'string' ? arg : (arg as ServerNode | undefined)?.name),
   'mcpHost.showServers': ctx => showServers(ctx),
   'mcpHost.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'mcpHost.servers', edit: true } }),
   'mcpHost.clearStoredInputs': async ctx => {
@@ -56,6 +59,21 @@ async function pickServer(ctx: CommandContext, arg: ServerArg, title: string): P
   }
   const picked = await vscode.window.showQuickPick(host.servers.map(s => ({ label: s.name, description: s.state, conn: s })), { title, placeHolder: vscode.l10n.t('Select a server') });
   return picked?.conn;
+}
+
+/**
+ * The website a running server gave (serverInfo.websiteUrl), after the user saw the full URL and agreed.
+ * Only a website the core accepted is offered; openUrlForServer checks it again before opening.
+ */
+async function openWebsite(ctx: CommandContext, name: string | undefined): Promise<void> {
+  const conn = name ? ctx.controller.host.get(name) : undefined;
+  if (!conn || !name) return;
+  const website = brandingOf(conn).website;
+  if (!website) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" gives no website MCP Host can open (only https links, or http to this computer).', name));
+    return;
+  }
+  await openUrlForServer(website.href, { server: name, confirm: { message: vscode.l10n.t('Open the website of MCP server "{0}"?', name), button: vscode.l10n.t('Open Website') } });
 }
 
 async function showServers(ctx: CommandContext): Promise<void> {

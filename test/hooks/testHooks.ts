@@ -20,6 +20,8 @@ export interface McpHostTestHooks {
   readonly logUri: string;
   /** The Servers view's data provider (its tree items are what the user sees). */
   readonly serversView: vscode.TreeDataProvider<unknown>;
+  /** Where the Servers view's icon files are written (`<globalStorage>/server-icons`), if storage is a local folder. */
+  readonly serverIconsFolder?: string;
   /** The Resources view's data provider. */
   readonly resourcesView?: vscode.TreeDataProvider<unknown>;
   /** Re-applies the settings; resolves when every server start has settled. */
@@ -45,11 +47,12 @@ export interface McpHostTestHooks {
 }
 
 export function createTestHooks(built: BuiltHost, logUri: vscode.Uri, startup: McpHostTestHooks['startup']): McpHostTestHooks {
-  const { controller, serversProvider, resources, elicitation, sampling, apps, gateway, native } = built;
+  const { controller, serversProvider, serverIcons, resources, elicitation, sampling, apps, gateway, native } = built;
   return {
     host: controller.host,
     logUri: logUri.toString(),
     serversView: serversProvider,
+    serverIconsFolder: serverIcons.folder,
     resourcesView: resources.view,
     reload: () => controller.reload(),
     quickInput: quickInputProbe,

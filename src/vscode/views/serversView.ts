@@ -9,6 +9,9 @@ import { discoveryTreeItem } from './discoveryItems';
 import { skillNodes, skillTreeItem } from './skillItems';
 import { sourceChildren } from './discoveryNodes';
 import type { OfferLines } from '../native/offeredIn';
+import { hostLabel } from '../safeUrl';
+import { brandingOf } from './branding';
+import type { ServerIconFiles } from './serverIconFiles';
 
 export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<void>();
@@ -16,7 +19,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   private readonly subscription: vscode.Disposable;
   private refreshTimer?: NodeJS.Timeout;
 
-  constructor(private readonly controller: HostController, private readonly offers?: OfferLines) {
+  /** `icons`: where a running server's own icon is written; without it every row keeps its state icon. */
+  constructor(private readonly controller: HostController, private readonly offers?: OfferLines, private readonly icons?: ServerIconFiles) {
     // Coalesce bursts (catalog refreshes of many servers) into one repaint.
     const repaint = () => {
       clearTimeout(this.refreshTimer);
@@ -24,7 +28,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     };
     const sub = controller.onDidChange(repaint);
     const offered = offers?.onDidChange(repaint);
-    this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); } };
+    const written = icons?.onDidWrite(repaint);
+    this.subscription = { dispose: () => { sub.dispose(); offered?.dispose(); written?.dispose(); } };
   }
 
   getChildren(node?: ServerNode): ServerNode[] | Promise<ServerNode[]> {
@@ -64,12 +69,18 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const conn = node.conn;
     if (conn.needsTrust) return waitingForTrustItem(item, conn);
     const cached = this.controller.host.cachedCatalog(conn.name);
-    item.iconPath = stateIcon(conn);
-    item.description = plainText(conn.sandboxed ? `${describe(conn, cached)} · ${vscode.l10n.t('sandboxed')}` : describe(conn, cached), { singleLine: true });
+    const branding = brandingOf(conn);
+    // The server's own picture only while it runs (files MCP Host wrote from checked bytes); otherwise, and until the file is written, the state icon.
+    const ownIcon = conn.state === 'running' && !conn.needsSignIn && branding.icons ? this.icons?.uris(branding.icons) : undefined;
+    item.iconPath = ownIcon ?? stateIcon(conn);
+    const described = conn.sandboxed ? `${describe(conn, cached)} · ${vscode.l10n.t('sandboxed')}` : describe(conn, cached);
+    // The picture replaces the state icon (the green dot, the sandbox shield): the row still says it runs.
+    item.description = plainText(ownIcon ? `${stateLabel(conn)} · ${described}` : described, { singleLine: true });
     const scope = this.controller.scopeOf(conn.name);
     item.tooltip = tooltip(conn, origin ? origin.file : scope && `${scope} ${vscode.l10n.t('settings')}`, this.offers?.line(conn));
-    // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus.
-    item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}`;
+    // `:needsSignIn` / `:signedIn` (OAuth) select the Sign In / Sign Out actions in package.json menus;
+    // `:website`, always last, offers Open Website (menus match it with `(:website)?$`).
+    item.contextValue = `server:${conn.state}${conn.needsSignIn ? ':needsSignIn' : conn.authStatus === 'signedIn' ? ':signedIn' : ''}${branding.website ? ':website' : ''}`;
     const counts = catalogCounts(conn, cached);
     if (counts.prompts || counts.tools || (conn.state === 'running' && offersSkills(conn))) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
@@ -166,6 +177,9 @@ function tooltip(conn: ServerConnection, declaredIn: string | undefined, offered
   if (conn.protocolVersion) md.appendMarkdown(` · ${vscode.l10n.t('Protocol')}: ${conn.protocolVersion}`);
   if (declaredIn) md.appendMarkdown(` · ${vscode.l10n.t('Declared in')}: ${escape(declaredIn)}`);
   md.appendMarkdown('\n\n');
+  // Only the host, as text: the URL itself is opened by the Open Website command, after a confirmation showing it in full.
+  const website = brandingOf(conn).website;
+  if (website) md.appendMarkdown(`${escape(vscode.l10n.t('Website: {0}', label(hostLabel(website))))}\n\n`);
   // No codicon here: the row's tooltip draws none at all, so a server's own `$(…)` can never pass for ours.
   if (offered) md.appendMarkdown(`${escape(offered)}\n\n`);
   if (conn.sandboxed) md.appendMarkdown(`$(shield) ${vscode.l10n.t('Sandboxed: writes only inside its roots and its data folder, cannot read secret folders, reaches only allowed hosts.')}\n\n`);
