@@ -16,7 +16,7 @@ describe('dev mode (core)', function () {
     const ok = parseServers({ s: { command: 'node', args: ['x.js'], dev: { watch: 'dist/**/*.js', debug: { type: 'node' } } } });
     assert.deepEqual(ok.problems, []);
     assert.deepEqual((ok.servers[0] as { dev?: unknown }).dev, { watch: 'dist/**/*.js', debug: { type: 'node' } });
-    const bad = parseServers({ s: { command: 'node', dev: { watch: 3, debug: { type: 'python' }, reload: true } } });
+    const bad = parseServers({ s: { command: 'node', dev: { watch: 3, debug: { type: 'ruby' }, reload: true } } });
     assert.deepEqual(bad.problems.map(p => p.field).sort(), ['dev.debug', 'dev.reload', 'dev.watch']);
     assert.equal(parseServers({ s: { command: 'node', dev: 'yes' } }).problems[0].field, 'dev');
   });

@@ -1,4 +1,4 @@
-/** Validates a stdio declaration's `dev` field: `{ "watch": "<glob>", "debug": { "type": "node" } }`. */
+/** Validates a stdio declaration's `dev` field: `{ "watch": "<glob>", "debug": { "type": "node" | "python" } }`. */
 import type { DevDeclaration } from './types';
 
 type ErrorSink = (message: string, field?: string) => void;
@@ -19,8 +19,12 @@ export function parseDev(value: unknown, error: ErrorSink): DevDeclaration | und
   let debug: DevDeclaration['debug'];
   if (v.debug !== undefined) {
     const d = v.debug as Record<string, unknown> | null;
-    if (typeof d !== 'object' || d === null || Array.isArray(d) || d.type !== 'node') error('dev.debug must be { "type": "node" } (only Node.js servers can be debugged).', 'dev.debug');
-    else debug = { type: 'node' };
+    if (typeof d !== 'object' || d === null || Array.isArray(d) || (d.type !== 'node' && d.type !== 'python')) {
+      error('dev.debug must be { "type": "node" } (a Node.js server) or { "type": "python" } (a Python server, run under debugpy).', 'dev.debug');
+    } else {
+      for (const key of Object.keys(d)) if (key !== 'type') error(`dev.debug: unknown field "${key}"; only "type" is read.`, `dev.debug.${key}`);
+      debug = { type: d.type };
+    }
   }
   return watch === undefined && debug === undefined ? undefined : { ...(watch !== undefined ? { watch } : {}), ...(debug ? { debug } : {}) };
 }

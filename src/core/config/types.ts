@@ -45,8 +45,8 @@ export interface StdioDeclaration extends DeclarationBase {
 export interface DevDeclaration {
   /** Changes to files matching this glob (relative to the first workspace folder, or absolute) restart the server. */
   readonly watch?: string;
-  /** Start with the Node.js inspector on loopback so the embedder can attach a debugger. */
-  readonly debug?: { readonly type: 'node' };
+  /** Start under a debugger on loopback so the embedder can attach: the Node.js inspector, or debugpy for Python. */
+  readonly debug?: { readonly type: 'node' | 'python' };
 }
 
 /**

@@ -1,2 +1,3 @@
+export * from './debugpy';
 export * from './inspector';
 export * from './watchPattern';

@@ -1,7 +1,7 @@
 /**
  * Dev mode of a declaration (`dev.watch`, `dev.debug`): a file watcher per server restarts only that
- * server (debounced), and a server started under the inspector gets VS Code's Node debugger attached
- * for as long as it runs.
+ * server (debounced), and a server started under the inspector (Node.js) or debugpy (Python) gets VS Code's
+ * debugger attached for as long as it runs.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -19,6 +19,9 @@ export const WATCH_DEBOUNCE_MS = 300;
  * server would restart forever. The price: an edit saved in this time after a start is not picked up.
  */
 export const WATCH_QUIET_AFTER_START_MS = 1500;
+
+/** The extension that contributes VS Code's `debugpy` debug type. */
+const PYTHON_DEBUGGER = 'ms-python.debugpy';
 
 /** Marks the attach configurations we start, so sessions are matched to their server. */
 const SERVER_KEY = '__mcpHostServer';
@@ -42,6 +45,8 @@ export class DevMode implements vscode.Disposable {
   private readonly attached = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private debugQueue: Promise<unknown> = Promise.resolve();
+  /** Servers already told, in a notification, that no Python debugger is installed (the log says it each start). */
+  private readonly toldNoPythonDebugger = new Set<string>();
 
   constructor(private readonly host: McpHost, private readonly logs: ServerLogs) {
     const sub = (d: { dispose(): void }) => this.subscriptions.push(d);
@@ -139,14 +144,16 @@ export class DevMode implements vscode.Disposable {
     this.sessions.delete(e.server);
     this.attached.delete(e.server);
     if (old) await vscode.debug.stopDebugging(old);
+    const python = conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug?.type === 'python';
     if (port === undefined) {
-      if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug) {
+      if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug && !python) {
         this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: the server did not announce a Node.js inspector on its stderr ("Debugger listening on ws://127.0.0.1:…"), so no debugger was attached. Is it a Node.js program?'));
       }
       return;
     }
     this.attached.set(e.server, port);
     const folder = vscode.workspace.workspaceFolders?.[0];
+    if (python) { await this.attachPython(e.server, port, folder); return; }
     const ok = await vscode.debug.startDebugging(folder, {
       type: 'node',
       request: 'attach',
@@ -162,6 +169,37 @@ export class DevMode implements vscode.Disposable {
     if (!ok) {
       this.attached.delete(e.server);
       this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
+    }
+  }
+
+  /**
+   * debugpy listens inside the server; VS Code attaches with the Python Debugger extension's `debugpy`
+   * type. Without that extension there is nothing to attach with: say so once per server and window,
+   * with the way to get it, and leave the server running (it does not wait for a client).
+   */
+  private async attachPython(name: string, port: number, folder: vscode.WorkspaceFolder | undefined): Promise<void> {
+    if (!vscode.extensions.getExtension(PYTHON_DEBUGGER)) {
+      const message = vscode.l10n.t('MCP server "{0}" runs under debugpy on 127.0.0.1:{1} (dev.debug "python"), but VS Code has no Python debugger to attach with: install the Python Debugger extension ({2}), then restart the server.', name, port, PYTHON_DEBUGGER);
+      this.logs.get(name).warn(message);
+      if (this.toldNoPythonDebugger.has(name)) return;
+      this.toldNoPythonDebugger.add(name);
+      const show = vscode.l10n.t('Show Extension');
+      void vscode.window.showWarningMessage(message, show).then(choice => {
+        if (choice === show) void vscode.commands.executeCommand('workbench.extensions.search', `@id:${PYTHON_DEBUGGER}`);
+      });
+      return;
+    }
+    const ok = await vscode.debug.startDebugging(folder, {
+      type: 'debugpy',
+      request: 'attach',
+      name: vscode.l10n.t('MCP server: {0}', name),
+      connect: { host: '127.0.0.1', port },
+      justMyCode: false,
+      [SERVER_KEY]: name,
+    });
+    if (!ok) {
+      this.attached.delete(name);
+      this.logs.get(name).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Python debugger to port {0}.', port));
     }
   }
 

@@ -49,6 +49,8 @@ export interface PreparedLaunch {
   readonly launch: ResolvedLaunch;
   readonly secrets: readonly string[];
   readonly inspectorPick?: InspectorPick;
+  /** debugpy's loopback port (dev.debug "python"), chosen by the host before the start. */
+  readonly debugpyPort?: number;
   /** The roots the sandbox's rules were written for; undefined unsandboxed. */
   readonly sandboxRoots?: readonly string[];
   readonly sandboxRun?: () => SandboxRun;

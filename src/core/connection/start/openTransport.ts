@@ -38,7 +38,8 @@ export function openTransport(ctx: StartContext, prepared: PreparedLaunch, kind:
     ? createStdioTransport(launch, ctx.budget.serverLog, ctx.secrets(), ctx.budget.limits, stdioLaunch => ctx.takeEarlyProcess(stdioLaunch), sandboxRun)
     : createHttpTransport(kind as 'http' | 'sse', launch.url, launch.headers, session?.fetch, ctx.budget.limits);
   if (inner instanceof StdioTransport) ctx.stderr.follow(inner);
-  const inspector = inner instanceof StdioTransport && prepared.inspectorPick ? listenForInspector(inner, prepared.inspectorPick) : undefined;
+  const inspector = prepared.debugpyPort !== undefined ? { port: () => prepared.debugpyPort, close: () => undefined }
+    : inner instanceof StdioTransport && prepared.inspectorPick ? listenForInspector(inner, prepared.inspectorPick) : undefined;
   const transport = new TracingTransport(inner, ctx.logger, () => ctx.secrets());
   const client = ctx.createClient(transport, kind);
   transport.onRefusedRequest = (method, reason) => ctx.onRefusedRequest(method, summarizeRefusal(reason));

@@ -1,6 +1,6 @@
 /**
  * Step 1 of a start: resolve the declaration's variables, then wrap a local server's launch for the
- * Node inspector (`dev.debug`) and the OS sandbox. Nothing runs yet; a failure here is the user's to
+ * Node inspector or debugpy (`dev.debug`) and the OS sandbox. Nothing runs yet; a failure here is the user's to
  * fix (a missing input, a platform that cannot sandbox, a workspace that is not trusted).
  */
 import { inheritedEnvironment } from '../../config/inheritedEnv';
@@ -8,6 +8,7 @@ import { resolveDeclaration, ResolveError } from '../../config/resolve';
 import type { ResolvedLaunch } from '../../config/types';
 import { WorkspaceTrustRequiredError } from '../../config/trust';
 import { checkSocket, isSocketUrl, socketEndpoint, SocketUrlError } from '../../config/socketUrl';
+import { DebugpyLaunchError, freeLoopbackPort, withDebugpy } from '../../dev/debugpy';
 import { withInspector, type InspectorPick } from '../../dev/inspector';
 import { sandboxLaunch, SandboxUnavailableError } from '../../sandbox';
 import { errorText } from '../errors';
@@ -31,10 +32,15 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
       attempt.check();
     }
     let inspectorPick: InspectorPick | undefined;
+    let debugpyPort: number | undefined;
     let sandboxRoots: readonly string[] | undefined;
     let sandboxRun: PreparedLaunch['sandboxRun'];
     if (launch.type === 'stdio' && decl.type === 'stdio') {
-      if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
+      if (decl.dev?.debug?.type === 'python') {
+        debugpyPort = await freeLoopbackPort();
+        attempt.check();
+        launch = withDebugpy(launch, debugpyPort);
+      } else if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
       const boxed = await sandboxLaunch({
         // Required by policy: sandboxed whatever the settings say, and never unsandboxed as a fallback.
         port: policy?.requireSandbox && ctx.ports.sandbox ? { ...ctx.ports.sandbox, sandboxAll: () => true, allowUnsandboxed: () => false } : ctx.ports.sandbox,
@@ -46,11 +52,12 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
       sandboxRoots = boxed.roots;
       sandboxRun = boxed.run;
     }
-    return { launch, secrets: resolved.secrets, inspectorPick, sandboxRoots, sandboxRun };
+    return { launch, secrets: resolved.secrets, inspectorPick, debugpyPort, sandboxRoots, sandboxRun };
   } catch (e) {
     if (attempt.cancelled) return { kind: 'cancelled' };
     if (e instanceof SandboxUnavailableError) return { kind: 'failed', message: e.message };
     if (e instanceof SocketUrlError) return { kind: 'failed', message: `url: ${e.message}` };
+    if (e instanceof DebugpyLaunchError) return { kind: 'failed', message: e.message };
     if (e instanceof WorkspaceTrustRequiredError) return { kind: 'needsTrust', error: e };
     return { kind: 'failed', message: e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}` };
   }
