@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WATCH_QUIET_AFTER_START_MS } from '../../src/vscode/dev/devMode';
 import { setSetting, waitFor, workspaceRoot } from './helpers';
@@ -131,6 +133,32 @@ describe('dev mode: watch and debug a server under development', function () {
       tracker.dispose();
       for (const s of subs) s.dispose();
       await call;
+    }
+  });
+
+  it('dev.debug "python" runs a Python server under debugpy; without the Python Debugger extension it keeps running and says what to install', async () => {
+    const python = '/usr/bin/python3'; // Debian's, with python3-debugpy (.ci/run installs it)
+    const script = path.join(workspaceRoot().fsPath, '..', 'py-echo.py');
+    fs.copyFileSync(path.resolve(__dirname, '../../../test/fixtures/python/echo_server.py'), script);
+    const started: vscode.DebugSession[] = [];
+    const sub = vscode.debug.onDidStartDebugSession(s => started.push(s));
+    try {
+      assert.equal(vscode.extensions.getExtension('ms-python.debugpy'), undefined, 'the test VS Code has no Python Debugger extension');
+      const a = await declareServers({ py: { command: python, args: ['-X', 'frozen_modules=off', script], dev: { debug: { type: 'python' } } } });
+      const py = a.host.require('py');
+      await waitState(py, 'running', 30_000);
+      assert.ok(py.inspectorPort, 'debugpy listens on a port MCP Host chose');
+      const who = JSON.parse(textOf(await a.callTool('py', 'whoami', {}))) as { debugpy: boolean };
+      assert.equal(who.debugpy, true, 'the server process runs under debugpy');
+      await new Promise<void>((resolve, reject) => { const c = net.connect(py.inspectorPort!, '127.0.0.1', () => { c.destroy(); resolve(); }); c.once('error', reject); });
+      const said = await waitFor(async () => [...(await readExtensionLogs(a)).values()].join('\n').match(/MCP server "py" runs under debugpy on 127\.0\.0\.1:(\d+) .*install the Python Debugger extension \(ms-python\.debugpy\)/), 20_000, 'the message about the missing Python debugger');
+      assert.equal(Number(said[1]), py.inspectorPort);
+      assert.equal(started.filter(s => s.configuration.__mcpHostServer === 'py').length, 0, 'no debug session without a debugger for it');
+      assert.equal(py.state, 'running');
+    } finally {
+      sub.dispose();
+      await declareServers(undefined);
+      fs.rmSync(script, { force: true });
     }
   });
 });
