@@ -288,6 +288,22 @@ describe('on-demand servers and the catalogue cache', function () {
     } finally { await host.shutdown(); }
   });
 
+  it('a server under a debugger (dev.debug, Node or Python) is never idle: its debug session would end', async () => {
+    const m = marker();
+    const decl = { ...node(fixtureServer('catalogued'), m), dev: { debug: { type: 'node' } } };
+    await fillCache({ dir }, decl);
+    const { host } = hostWith({ dir, idleStopMs: 200 });
+    try {
+      await host.apply({ cat: decl });
+      const conn = host.require('cat');
+      await conn.callTool('echo', { text: 'first use' });
+      assert.ok(conn.inspectorPort, 'it runs under the inspector');
+      await new Promise(r => setTimeout(r, 1000));
+      assert.equal(conn.state, 'running', 'five idle times later it still runs');
+      assert.equal(processesWith(m).length, 1);
+    } finally { await host.shutdown(); }
+  });
+
   it('always starts at once even with a cache, as before; idleStop leaves it running', async () => {
     const decl = node(fixtureServer('catalogued'), marker());
     await fillCache({ dir }, decl);
