@@ -38,7 +38,7 @@ export class HostController extends Disposable {
       // The core calls this once per server and method; every refusal is in the server's log.
       onRefusedRequest: (server, method, reason) => {
         const showLog = vscode.l10n.t('Show Log');
-        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, plainText(reason, { singleLine: true, maxLength: 300 })), showLog).then(choice => {
+        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, unlinked(plainText(reason, { singleLine: true, maxLength: 300 }))), showLog).then(choice => {
           if (choice === showLog) this.logs.show(server.name);
         });
       },

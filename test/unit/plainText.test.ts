@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { hasHiddenCharacters, plainText } from '../../src/core';
+import { hasHiddenCharacters, plainText, unlinked } from '../../src/core';
 
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 const has = (re: RegExp, ch: string) => re.test(ch);
@@ -64,5 +64,22 @@ describe('text: the one plain-text cleaner', () => {
     const cut = plainText('ab🎉cd', { maxLength: 4 });
     assert.equal(cut, 'ab…');
     assert.ok(!/\p{Cs}/u.test(cut));
+  });
+});
+
+// VS Code's own parser of links in notification messages (src/vs/base/common/linkedText.ts).
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+describe('text: unlinked', () => {
+  it('attacker: whatever plainText removes between `]` and `(` (a zero-width space, a word joiner, a tag, an escape, a control) does not join them into a link once the text is cleaned', () => {
+    const between = ['', ' ', '\n', '\u200b', '\u2060', '\u{e0041}', '\ufe0f', '\u001b[0m', '\u001b]8;;\u0007', '\u0000', ' \u200b\n\u2060 '];
+    for (const b of between) {
+      const hostile = `[Reinstall it]${b}(command:workbench.action.terminal.new)`;
+      for (const shown of [unlinked(hostile), plainText(unlinked(hostile)), plainText(unlinked(hostile), { singleLine: true })]) {
+        assert.doesNotMatch(shown, NOTIFICATION_LINK, JSON.stringify({ between: b, shown }));
+        assert.match(shown, /Reinstall it/);
+      }
+    }
+    assert.equal(unlinked('see [docs] and (this)'), 'see [docs] and (this)', 'text that is no link stays as written');
   });
 });

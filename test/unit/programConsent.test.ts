@@ -190,6 +190,19 @@ describe('program identity of a declaration', () => {
     assert.equal(remoteAt('/a').id, remoteAt('/b').id, 'a remote server runs nowhere here');
   });
 
+  it('ATTACKER: a user server whose cwd is an ${env:…} or ${input:…} value (relative, or empty) runs in the launch folder too: its approval does not carry to another folder', () => {
+    // resolve.ts resolves the value against the launch folder: MCP_TOOLS=tools runs <repository>/tools, an empty value the repository itself.
+    const npx = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] };
+    const at = (workspace: string, launchBase: string, cwd: string) => programIdentity({ ...npx, cwd }, { scope: 'user', workspace }, { launchBase })!;
+    for (const cwd of ['${env:MCP_TOOLS}', '${env:MCP_TOOLS}/bin', '${input:folder}', '${workspaceFolderBasename}']) {
+      assert.notEqual(at('file:///work/mine', '/work/mine', cwd).id, at('file:///tmp/cloned', '/tmp/cloned', cwd).id, `${cwd}: an approval given in my project carries to the cloned one`);
+      assert.notEqual(at('file:///tmp/cloned', '/home/user', cwd).id, at('file:///tmp/cloned', '/tmp/cloned', cwd).id, `${cwd}: an approval given in Restricted Mode carries to the trusted window`);
+    }
+    for (const cwd of ['${userHome}/srv', '${workspaceFolder}', '${workspaceFolder:app}/srv', '${/}opt${/}srv', '${pathSeparator}opt']) {
+      assert.equal(at('file:///w', '/home/user', cwd).id, at('file:///w', '/w', cwd).id, `${cwd} is an absolute path: the launch folder is not part of it`);
+    }
+  });
+
   it('changes with what the env file holds, when the caller read it; a declaration without one has no such input', () => {
     const withFile = { ...local, envFile: '.env' };
     const read = (text: string) => programIdentity(withFile, { scope: 'workspace', workspace: 'file:///w' }, { envFileText: text })!.id;

@@ -64,11 +64,18 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
   return workspace === undefined ? { id } : { id, workspace };
 }
 
-/** A local declaration whose working folder is the launch folder, or relative to it (a variable-rooted or absolute `cwd` is not). */
+/**
+ * A local declaration whose working folder is the launch folder, or may be relative to it. Only an
+ * absolute `cwd`, or one rooted by a variable that is always an absolute path (`${userHome}`,
+ * `${workspaceFolder}`, `${workspaceFolder:name}`, `${/}`, `${pathSeparator}`), is not: an `${env:…}` or
+ * `${input:…}` value may be relative (`tools`) or empty, and resolve.ts resolves it against the launch folder.
+ */
 export function runsInLaunchBase(d: Record<string, unknown>): boolean {
   if (isRemote(d)) return false;
-  return d.cwd === undefined || (typeof d.cwd === 'string' && !d.cwd.startsWith('${') && !path.isAbsolute(d.cwd));
+  return d.cwd === undefined || (typeof d.cwd === 'string' && !ABSOLUTE_ROOT.test(d.cwd) && !path.isAbsolute(d.cwd));
 }
+
+const ABSOLUTE_ROOT = /^\$\{(?:userHome|workspaceFolder(?::[^}]+)?|\/|pathSeparator)\}/;
 
 /** The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`. */
 function isRemote(d: Record<string, unknown>): boolean {
