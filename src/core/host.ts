@@ -4,6 +4,8 @@
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { declarationKey, parseServers } from './config/parse';
+import { launchBase } from './config/envFileContent';
+import { runsInLaunchBase } from './tools/programIdentity';
 import type { ConfigProblem, ServerDeclaration } from './config/types';
 import { Disposable, Emitter, type Event, type IDisposable } from './events';
 import { nullLogger, type Logger } from './logger';
@@ -125,7 +127,7 @@ export class McpHost extends Disposable {
       }
     }
     for (const decl of servers) {
-      const key = declarationKey(decl);
+      const key = this.runningKey(decl);
       const existing = this.connections.get(decl.name);
       if (existing) {
         if (existing.key === key) {
@@ -154,6 +156,18 @@ export class McpHost extends Disposable {
     this._onDidChangeServers.fire();
     await Promise.all(work.map(w => w.catch(e => this.logger.error(`apply: ${e instanceof Error ? e.message : String(e)}`))));
     return { problems, started, stopped, restarted };
+  }
+
+  /**
+   * What must stay the same for a running server to keep running: its declaration, and for one that runs
+   * in the launch folder (no absolute `cwd`: `npx pkg`, `python -m mod` resolve from it) that folder too.
+   * Trust granted, or another first folder, moves the launch folder: the server restarts there rather
+   * than keep running the home folder's program while its approvals are read for the workspace's.
+   */
+  private runningKey(decl: ServerDeclaration): string {
+    const key = declarationKey(decl);
+    if (decl.type !== 'stdio' || !runsInLaunchBase(decl as unknown as Record<string, unknown>)) return key;
+    return `${key}\0${launchBase(this.options.ports.variables)}`;
   }
 
   /**

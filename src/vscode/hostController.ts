@@ -72,6 +72,12 @@ export class HostController extends Disposable {
     }));
     // Starts the workspace's servers and the user servers that waited for trust (McpHost.apply).
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
+    // Another first folder is another launch folder for the servers that run in it (McpHost.runningKey).
+    let firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      const first = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+      if (first !== firstFolder) { firstFolder = first; void this.reload(); }
+    }));
     if (discovery) this._register(discovery.onDidChange(() => void this.reload()));
   }
 

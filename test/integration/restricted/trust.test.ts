@@ -76,7 +76,9 @@ describe('workspace trust', function () {
       await waitState(ws, 'running');
       const item = (await serverItems(a)).find(i => i.label === 'fromWorkspace');
       assert.equal(item?.contextValue, 'server:running');
-      assert.equal(a.host.require('fromUser').pid, pidBefore, 'the user server kept running');
+      // It ran in the home folder while untrusted; trusted, its launch folder is the workspace's (no cwd):
+      // it restarts there, so the program its approvals are read for is the one running (issue 28.3).
+      await waitFor(() => { const u = a.host.require('fromUser'); return u.state === 'running' && u.pid !== pidBefore; }, 15_000, 'the user server without a cwd to restart in the trusted folder');
       // The user server that waited for trust starts now, in the workspace folder it refers to.
       await waitState(a.host.require('fromFolder'), 'running');
       assert.equal((await serverItems(a)).find(i => i.label === 'fromFolder')?.contextValue, 'server:running');
