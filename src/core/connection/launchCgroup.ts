@@ -56,7 +56,10 @@ function read(file: string): string { try { return readFileSync(file, 'utf8'); }
 /** The folder of `own` under the mount, or undefined when the mount does not show it (another cgroup namespace's root). */
 export function cgroupFolder(mount: { point: string; root: string }, own: string): string | undefined {
   const rel = mount.root === '/' ? own : own === mount.root ? '/' : own.startsWith(`${mount.root}/`) ? own.slice(mount.root.length) : undefined;
-  return rel === undefined ? undefined : path.join(mount.point, rel);
+  if (rel === undefined) return undefined;
+  // No trailing slash (the root cgroup's "/"): a launch's folder is compared with `path.dirname` of it.
+  const dir = path.join(mount.point, rel);
+  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
 }
 
 let support: CgroupSupport | undefined;
