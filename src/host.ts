@@ -74,7 +74,7 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();
   const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
-  // Once: whether a stopped server's orphans are found by their cgroup or by the process table only (SECURITY.md §N).
+  // Once: whether a stopped server's orphans are found by their cgroup or by the process table only (SECURITY.md §35).
   if (process.platform === 'linux') hostLog.info(launchCgroupSupport().note);
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
