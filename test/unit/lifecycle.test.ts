@@ -5,10 +5,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sweepLeftovers } from '../../src/core';
+import { launchCgroupSupport } from '../../src/core/connection/launchCgroup';
 import { createTestHost, fixtureServer, isAlive, marker, node, processesWith, repoRoot, text, waitFor } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -38,6 +40,46 @@ function running(pid: number): boolean {
   if (!isAlive(pid)) return false;
   try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; }
 }
+
+/** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, …]. */
+function stat(pid: number): string[] {
+  try { const t = readFileSync(`/proc/${pid}/stat`, 'latin1'); return t.slice(t.lastIndexOf(')') + 2).split(' '); } catch { return []; }
+}
+
+/**
+ * The launch cgroups' folder. Where there is none the orphan tests fail, never skip: CI runs as root
+ * on a cgroup v2 machine (as this project's does), and a normal systemd desktop delegates the
+ * editor's cgroup to its user; anywhere else the helper these tests start could not be held.
+ */
+function cgroupBase(): string {
+  const { base, note } = launchCgroupSupport();
+  assert.ok(base, `launch cgroups are unavailable here (${note}), so a helper that left by a double fork with an empty environment ` +
+    'cannot be held: run these tests where cgroup2 is mounted and the test process\'s own cgroup (the 0:: line of /proc/self/cgroup) ' +
+    'lets it create a child cgroup and move a process into it (root, or a delegated systemd user scope)');
+  return base;
+}
+
+/**
+ * The helper escaped every link of today's process table: not a descendant of the server, its own
+ * session, no environment (so no launch token). What the fixture claims, checked, so the test proves
+ * that only the cgroup can have ended it.
+ */
+function assertEscaped(server: number, helper: number): void {
+  assert.ok(running(helper), 'the orphaned helper runs');
+  assert.ok(!descendants(server).includes(helper), 'the helper is no descendant of the server');
+  assert.notEqual(Number(stat(helper)[1]), server, 'its parent is not the server');
+  assert.equal(Number(stat(helper)[3]), helper, 'it leads its own session (setsid)');
+  assert.equal(readFileSync(`/proc/${helper}/environ`, 'latin1'), '', 'its environment is empty (env -i): no launch token');
+}
+
+/** A process seen once: ended in a finally only if it is still that process (its pid may be reused). */
+function endLater(pid: number | undefined): () => void {
+  const start = pid ? stat(pid)[19] : undefined;
+  return () => { if (pid && start && stat(pid)[19] === start) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } };
+}
+
+/** The orphan knob, with a TTL shorter than the default: a helper a failed test leaks ends by itself. */
+const orphanEnv = { FIXTURE_ORPHAN_GRANDCHILD: '1', FIXTURE_GRANDCHILD_TTL_MS: '120000' };
 
 interface Started { host: ChildProcess; pids: Record<string, { pid: number; grandchildPid?: number | null; killedWatchdogs?: number[] }>; tree: number[] }
 
@@ -92,6 +134,116 @@ describeOnLinux('lifecycle: a stopped server is gone, and so is everything it st
       await waitFor(() => !running(grandchildPid), 'the crashed server\'s setsid helper gone', 10_000);
     } finally { await host.shutdown(); }
   });
+
+  it('attacker: stop ends a helper that left by a double fork, in its own session, with an empty environment (its launch cgroup holds it)', async () => {
+    const base = cgroupBase();
+    const { host } = createTestHost();
+    let cleanup = () => {};
+    try {
+      await host.apply({ o: { ...node(fixtureServer('crashing')), env: orphanEnv } });
+      const { pid, grandchildPid } = JSON.parse(text(await host.require('o').callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      cleanup = endLater(grandchildPid);
+      assertEscaped(pid, grandchildPid);
+      const cgroup = readFileSync(`/proc/${grandchildPid}/cgroup`, 'latin1');
+      assert.match(cgroup, /^0::.*\/mcp-host-[0-9a-f]{32}$/m, 'the helper is still in its launch\'s cgroup');
+      await host.require('o').stop();
+      await waitFor(() => !running(grandchildPid), 'the orphaned helper gone after stop', 5000);
+      assert.deepEqual(readdirSync(base).filter(n => n.startsWith('mcp-host-') && cgroup.includes(n)), [], 'and its cgroup is removed');
+    } finally { await host.shutdown(); cleanup(); }
+  });
+
+  it('attacker: shutdown of the host ends every server\'s orphaned, env-cleared, setsid helper', async () => {
+    cgroupBase();
+    const { host } = createTestHost();
+    let cleanup: Array<() => void> = [];
+    try {
+      await host.apply({
+        a: { ...node(fixtureServer('crashing')), env: orphanEnv },
+        b: { ...node(fixtureServer('crashing')), env: { ...orphanEnv, FIXTURE_IGNORE_EOF: '1' } },
+      });
+      const helpers: number[] = [];
+      for (const name of ['a', 'b']) {
+        const { pid, grandchildPid } = JSON.parse(text(await host.require(name).callTool('pid', {}))) as { pid: number; grandchildPid: number };
+        assertEscaped(pid, grandchildPid);
+        helpers.push(grandchildPid);
+      }
+      cleanup = helpers.map(endLater);
+      await host.shutdown();
+      await waitFor(() => helpers.every(p => !running(p)), 'the orphaned helpers gone after shutdown', 5000);
+    } finally { await host.shutdown(); for (const c of cleanup) c(); }
+  });
+
+  it('attacker: a crash of the server (SIGKILL) ends its orphaned helper too', async () => {
+    cgroupBase();
+    const { host } = createTestHost({}, { restart: { maxRestarts: 0, windowMs: 60_000, baseDelayMs: 50, maxDelayMs: 50 } });
+    let cleanup = () => {};
+    try {
+      await host.apply({ c: { ...node(fixtureServer('crashing')), env: orphanEnv } });
+      const { pid, grandchildPid } = JSON.parse(text(await host.require('c').callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      cleanup = endLater(grandchildPid);
+      assertEscaped(pid, grandchildPid);
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => !running(grandchildPid), 'the crashed server\'s orphaned helper gone', 10_000);
+    } finally { await host.shutdown(); cleanup(); }
+  });
+
+  it('attacker: a foreign cgroup that merely looks like a launch\'s, and a ledger entry naming other folders, are left alone', async () => {
+    const base = cgroupBase();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-cgroup-foreign-'));
+    const made: string[] = [];
+    const foreign: number[] = [];
+    /** A cgroup with one sleeping process in it, as another program (or another host) would have. */
+    const occupied = async (name: string): Promise<number> => {
+      const cg = path.join(base, name);
+      mkdirSync(cg);
+      made.push(cg);
+      const p = spawn('/bin/sh', ['-c', 'echo $$ > "$1/cgroup.procs" && exec sleep 120', 'sh', cg], { detached: true, stdio: 'ignore' });
+      p.unref();
+      await waitFor(() => readFileSync(path.join(cg, 'cgroup.procs'), 'latin1').trim() || undefined, `a process in ${name}`);
+      foreign.push(p.pid!);
+      return p.pid!;
+    };
+    const hex = () => randomBytes(16).toString('hex');
+    const { host } = createTestHost();
+    try {
+      // Named as a launch cgroup, but no launch's: not in the ledger, not this host's.
+      const lookalike = await occupied(`mcp-host-${hex()}`);
+      // Another program's cgroup.
+      const other = await occupied(`victim-${hex()}`);
+      // A launch-shaped cgroup reached only through a symbolic link.
+      const linkedToken = hex();
+      const linked = await occupied(`mcp-host-${linkedToken}`);
+      symlinkSync(base, path.join(dir, 'link'));
+      // A dead host's ledger (the pid of a process that has exited), each entry naming a folder that is no launch cgroup of its token.
+      const ledger = path.join(dir, 'ledger');
+      mkdirSync(ledger);
+      const gone = spawn('/bin/true');
+      await new Promise(r => gone.once('exit', r));
+      const plant = (token: string, cgroup: string) =>
+        writeFileSync(path.join(ledger, `${token}.json`), JSON.stringify({ host: { pid: gone.pid, start: '1' }, pid: gone.pid, start: '1', token, cgroup }));
+      const t1 = hex(), t2 = hex(), t3 = hex();
+      plant(t1, path.join(base, made[0].split('/').pop()!));           // a launch-shaped name, but another token's
+      plant(t2, made[1]);                                                // another program's cgroup
+      plant(t3, path.join(base, 'x', '..', `mcp-host-${t3}`));          // not normalised
+      plant(linkedToken, path.join(dir, 'link', `mcp-host-${linkedToken}`)); // through a link
+      await sweepLeftovers(ledger, 200);
+      // And a real launch of this host, stopped: only its own cgroup goes.
+      await host.apply({ o: { ...node(fixtureServer('crashing')), env: orphanEnv } });
+      const { grandchildPid } = JSON.parse(text(await host.require('o').callTool('pid', {}))) as { grandchildPid: number };
+      foreign.push(grandchildPid);
+      await host.require('o').stop();
+      await waitFor(() => !running(grandchildPid), 'the launch\'s own helper gone', 5000);
+      for (const [pid, what] of [[lookalike, 'a look-alike launch cgroup'], [other, 'another program\'s cgroup'], [linked, 'a cgroup named through a link']] as const) {
+        assert.ok(running(pid), `the process in ${what} is left alone`);
+      }
+      assert.ok(made.every(existsSync), 'and none of those cgroups is removed');
+    } finally {
+      await host.shutdown();
+      for (const pid of foreign) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      for (const cg of made) await waitFor(() => { try { rmdirSync(cg); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ENOENT'; } }, `${cg} removed`, 5000);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describeOnLinux('lifecycle: the servers die with their host', function () {
@@ -135,6 +287,43 @@ describeOnLinux('lifecycle: the servers die with their host', function () {
     assert.ok(all.length >= 8, `the servers, their helpers, srt and bubblewrap run (${all.length})`);
     started.host.kill('SIGKILL');
     await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+  });
+
+  it('attacker: kill -9 of the host: its watchdog ends a helper that left by a double fork, in its own session, with an empty environment', async () => {
+    cgroupBase();
+    const started = await startHost({ o: { ...node(fixtureServer('crashing')), env: { ...orphanEnv, FIXTURE_IGNORE_EOF: '1' } } });
+    const helper = started.pids.o.grandchildPid!;
+    const cleanup = endLater(helper);
+    try {
+      assertEscaped(started.pids.o.pid, helper);
+      assert.ok(!started.tree.includes(helper), 'the helper is not in the host\'s process tree');
+      const all = [...everything(started), helper];
+      started.host.kill('SIGKILL');
+      await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
+    } finally { started.host.kill('SIGKILL'); cleanup(); }
+  });
+
+  it('attacker: kill -9 of the host and its watchdog: the next activation\'s sweep ends the orphaned, env-cleared helper through its cgroup', async () => {
+    const base = cgroupBase();
+    const ledger = path.join(dir, 'ledger');
+    const dead = await startHost({ o: { ...node(fixtureServer('crashing')), env: { ...orphanEnv, FIXTURE_IGNORE_EOF: '1' } } }, { ledger });
+    const helper = dead.pids.o.grandchildPid!;
+    const cleanup = endLater(helper);
+    try {
+      assertEscaped(dead.pids.o.pid, helper);
+      const [entry] = readdirSync(ledger).map(n => JSON.parse(readFileSync(path.join(ledger, n), 'utf8')) as { token: string; cgroup?: string });
+      assert.equal(entry.cgroup, path.join(base, `mcp-host-${entry.token}`), 'the ledger names the launch\'s cgroup');
+      const watchdog = watchdogOf(dead);
+      process.kill(watchdog, 'SIGSTOP');
+      dead.host.kill('SIGKILL');
+      process.kill(watchdog, 'SIGKILL');
+      await new Promise(r => setTimeout(r, 1000));
+      assert.ok(running(helper), 'with host and watchdog gone, nothing else ends the helper');
+      const ended = await sweepLeftovers(ledger);
+      assert.ok(ended >= 2, `the sweep ended the server and its helper (${ended})`);
+      await waitFor(() => !running(helper) && !running(dead.pids.o.pid), 'the server and its orphaned helper gone', 10_000);
+      assert.ok(!existsSync(entry.cgroup!), 'the launch\'s cgroup is removed');
+    } finally { dead.host.kill('SIGKILL'); cleanup(); await sweepLeftovers(ledger); }
   });
 
   it('attacker: a server that kills its host\'s watchdog still dies with the host: a new watchdog takes over every live launch', async () => {

@@ -4,12 +4,14 @@
  * host exited, was killed with SIGKILL, crashed — it ends every process of those launches (SIGTERM,
  * then SIGKILL), including servers that ignore stdin EOF and helpers in their own session. Node gives
  * an extension no parent-death signal or job object; a pipe's end is the one notice every OS gives.
- * On Linux it finds the processes by their launch token (processScan.ts); elsewhere by process group
+ * On Linux it finds the processes by their launch token (processScan.ts) and in each launch's cgroup
+ * (launchCgroup.ts: what a double fork with an empty environment leaves); elsewhere by process group
  * (macOS) or `taskkill /T` (Windows). A watchdog that dies while the host lives (a server killed it)
  * is replaced at once, and the new one is told every live launch; on Linux so is a stopped one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { launchCgroupSupport } from './launchCgroup';
 import { LAUNCH_TOKEN_ENV } from './processScan';
 import { windowsSystemProgram } from './windowsCommand';
 
@@ -22,6 +24,14 @@ const launches = new Map();
 for (const entry of (process.env.MCP_HOST_LIVE || '').split(',')) { const [token, pid] = entry.split(' '); if (token) launches.set(token, Number(pid)); }
 const key = process.argv[1] + '=';
 const taskkill = process.argv[2];
+// The host's own cgroup, where its launches' cgroups are (from the host, in the environment). A
+// launch's cgroup is rebuilt from it and the launch's token, never read from anything else, and only
+// for a token of 32 hex digits: no other folder can be named.
+const base = /^\/[^\0]*$/.test(process.env.MCP_HOST_CGROUP_BASE || '') && !/(^|\/)\.\.?(\/|$)/.test(process.env.MCP_HOST_CGROUP_BASE) ? process.env.MCP_HOST_CGROUP_BASE : '';
+const groupOf = token => base && /^[0-9a-f]{32}$/.test(token) ? base + '/mcp-host-' + token : undefined;
+function groupProcs(dir) {
+  try { return fs.readFileSync(dir + '/cgroup.procs', 'latin1').split('\n').map(Number).filter(pid => Number.isInteger(pid) && pid > 0 && pid !== process.pid); } catch { return []; }
+}
 let buffered = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', chunk => {
@@ -46,7 +56,26 @@ function ours() {
     } catch {}
   }
   for (let grew = true; grew;) { grew = false; for (const [pid, ppid] of parent) if (!found.has(pid) && found.has(ppid)) { found.add(pid); grew = true; } }
+  for (const token of launches.keys()) { const dir = groupOf(token); if (dir) for (const pid of groupProcs(dir)) found.add(pid); }
   return found;
+}
+// cgroup.kill (Linux 5.14+): every member at once, forks included; not through a symbolic link.
+function killGroups() {
+  for (const token of launches.keys()) {
+    const dir = groupOf(token);
+    if (!dir) continue;
+    try { const fd = fs.openSync(dir + '/cgroup.kill', fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW); try { fs.writeSync(fd, '1'); } finally { fs.closeSync(fd); } } catch {}
+  }
+}
+function removeGroups(tries) {
+  let left = 0;
+  for (const token of launches.keys()) {
+    const dir = groupOf(token);
+    if (!dir) continue;
+    for (const pid of groupProcs(dir)) try { process.kill(pid, 'SIGKILL'); } catch {}
+    try { fs.rmdirSync(dir); } catch (e) { if (e.code === 'EBUSY') left++; }
+  }
+  if (left && tries > 0) setTimeout(() => removeGroups(tries - 1), 20); else process.exit(0);
 }
 function signal(sig) {
   if (process.platform === 'linux') { for (const pid of ours()) try { process.kill(pid, sig); } catch {} return; }
@@ -59,7 +88,7 @@ function signal(sig) {
 function reap() {
   if (!launches.size) process.exit(0);
   signal('SIGTERM');
-  setTimeout(() => { signal('SIGKILL'); process.exit(0); }, 2000);
+  setTimeout(() => { killGroups(); signal('SIGKILL'); if (base) removeGroups(50); else process.exit(0); }, 2000);
 }
 process.stdin.on('end', reap);
 process.stdin.on('error', reap);
@@ -78,6 +107,7 @@ const RESPAWN_PAUSE_MS = 1000;
 function started(): ChildProcess | undefined {
   if (watchdog) return watchdog;
   const taskkill = process.platform === 'win32' ? windowsSystemProgram('taskkill.exe', process.env) : '';
+  const cgroupBase = launchCgroupSupport().base;
   let child: ChildProcess;
   try {
     // ELECTRON_RUN_AS_NODE: in VS Code execPath is the editor's own binary, which then runs as plain Node.
@@ -85,6 +115,7 @@ function started(): ChildProcess | undefined {
       detached: true, stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true,
       env: {
         ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
+        ...(cgroupBase ? { MCP_HOST_CGROUP_BASE: cgroupBase } : {}),
         // In its environment, not its argv: only the user's own processes can read it.
         ...(live.size ? { MCP_HOST_LIVE: [...live].map(([token, pid]) => `${token} ${pid}`).join(',') } : {}),
       },

@@ -1,16 +1,19 @@
 /**
  * Kills a child and everything it started: servers launched via `npx`/shells leave grandchildren,
- * and helpers started with `setsid` leave the process group.
+ * helpers started with `setsid` leave the process group, and one started by a double fork with an
+ * empty environment leaves every trace but its cgroup (launchCgroup.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { forgetLaunch, launchToken } from './processLedger';
+import * as path from 'node:path';
+import { cgroupProcs, isLaunchCgroup, killCgroup, launchCgroupSupport } from './launchCgroup';
+import { forgetLaunch, launchCgroup, launchToken } from './processLedger';
 import { launchProcesses, processStartTime } from './processScan';
 import { windowsSystemProgram } from './windowsCommand';
 
 /**
  * On POSIX the child is started as a process-group leader (`detached`), so signalling the negative
  * pid reaches the whole group; on Linux every process carrying the launch's token (or descending
- * from one) is signalled too, whatever its session. On Windows `taskkill /T` walks the tree.
+ * from one) or in the launch's cgroup is signalled too, whatever its session, parent or environment. On Windows `taskkill /T` walks the tree.
  */
 export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', seen?: readonly SeenProcess[]): void {
   signalTree(child, signal, launchMembers(child, seen));
@@ -34,13 +37,24 @@ export interface SeenProcess { readonly pid: number; readonly start: string }
 
 /**
  * What is left of the launch besides its group (Linux): its token's processes, the leader's
- * descendants while the leader is ours, and those `seen` earlier that are still the same processes.
+ * descendants while the leader is ours, those `seen` earlier that are still the same processes,
+ * and every process in its cgroup.
  */
 function launchMembers(child: ChildProcess, seen: readonly SeenProcess[] = []): number[] {
   const token = launchToken(child);
   const alive = child.exitCode === null && child.signalCode === null && child.pid !== undefined;
   const roots = [...(alive ? [child.pid!] : []), ...seen.filter(p => processStartTime(p.pid) === p.start).map(p => p.pid)];
-  return token || roots.length ? launchProcesses(new Set(token ? [token] : []), roots) : [];
+  const found = token || roots.length ? launchProcesses(new Set(token ? [token] : []), roots) : [];
+  const cgroup = ownedCgroup(child);
+  return cgroup ? [...new Set([...found, ...cgroupProcs(cgroup)])] : found;
+}
+
+/** The launch's cgroup, if it is one this host made: `mcp-host-<its token>` directly under the host's own cgroup. */
+function ownedCgroup(child: ChildProcess): string | undefined {
+  const dir = launchCgroup(child);
+  const token = launchToken(child);
+  const base = launchCgroupSupport().base;
+  return dir && token && base && path.dirname(dir) === base && isLaunchCgroup(dir, { parent: base, token }) ? dir : undefined;
 }
 
 /**
@@ -51,8 +65,13 @@ export function snapshotTree(child: ChildProcess): SeenProcess[] {
   return launchMembers(child).flatMap(pid => { const start = processStartTime(pid); return start ? [{ pid, start }] : []; });
 }
 
-/** SIGKILL what is left of the launch until nothing is, then forget it (a process may fork while we signal). */
+/**
+ * SIGKILL what is left of the launch until nothing is, then forget it (a process may fork while we
+ * signal). Its cgroup first: the kernel kills every member at once, forks and orphans included.
+ */
 export async function finishTree(child: ChildProcess, seen?: readonly SeenProcess[]): Promise<void> {
+  const cgroup = ownedCgroup(child);
+  if (cgroup) await killCgroup(cgroup, { parent: path.dirname(cgroup), token: launchToken(child) });
   for (let round = 0; round < 5; round++) {
     const members = launchMembers(child, seen);
     signalTree(child, 'SIGKILL', members);

@@ -1,10 +1,12 @@
 /**
  * Starting a stdio server's process, and nothing else: no MCP SDK here, so the activation side can
  * start user servers (earlyProcesses.ts) before the host bundle, with the SDK, is even evaluated.
- * The child gets its own process group (so stop kills the whole tree) and three pipes.
+ * The child gets its own process group (so stop kills the whole tree), its own cgroup where the
+ * system allows one (Linux: launchCgroup.ts; what no fork, setsid or env -i leaves), and three pipes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { createLaunchCgroup, launchCgroupSupport, removeLaunchCgroup, runnable, wrapInCgroup } from './launchCgroup';
 import { newLaunchToken, trackLaunch } from './processLedger';
 import { LAUNCH_TOKEN_ENV } from './processScan';
 import { planWindowsSpawn } from './windowsCommand';
@@ -35,17 +37,28 @@ export function spawnStdio(launch: StdioLaunch): ChildProcess {
     const plan = isWin ? planWindowsSpawn(launch.command, launch.args, { env: launch.env, hostEnv: process.env, cwd: launch.cwd, isFile }) : undefined;
     // The launch's token: how its processes are found again whatever session or parent they end up in (processScan.ts).
     const token = newLaunchToken();
+    let file = plan?.file ?? launch.command;
+    let args = plan?.args ?? [...launch.args];
+    // A command that would not run is not wrapped: spawn's own ENOENT/EACCES then says so, as without a cgroup.
+    const cgroup = !isWin && launchCgroupSupport().base && runnable(file, launch.env, launch.cwd) ? createLaunchCgroup(token) : undefined;
+    if (cgroup) ({ command: file, args } = wrapInCgroup(cgroup, file, args));
     // Never `shell`: on Windows the plan resolves the command itself and quotes for cmd.exe only when a batch file needs it.
-    const child = spawn(plan?.file ?? launch.command, plan?.args ?? [...launch.args], {
-      env: { ...launch.env, [LAUNCH_TOKEN_ENV]: token },
-      cwd: launch.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: !isWin,
-      windowsHide: true,
-      windowsVerbatimArguments: plan?.windowsVerbatimArguments,
-      argv0: plan?.argv0,
-    });
-    trackLaunch(child, token);
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, {
+        env: { ...launch.env, [LAUNCH_TOKEN_ENV]: token },
+        cwd: launch.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: !isWin,
+        windowsHide: true,
+        windowsVerbatimArguments: plan?.windowsVerbatimArguments,
+        argv0: plan?.argv0,
+      });
+    } catch (e) {
+      if (cgroup) removeLaunchCgroup(cgroup);
+      throw e;
+    }
+    trackLaunch(child, token, cgroup);
     return child;
   } catch (e) {
     if (e instanceof LaunchError) throw e;
