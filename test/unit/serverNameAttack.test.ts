@@ -1,0 +1,32 @@
+/**
+ * Found by the outside attack on issue 28: a server's name reaches notifications ("Could not sign in to MCP
+ * server "{0}"", "needs you to sign in") that render `[label](command:…)` as a live link, and pickers. A
+ * cloned repository's settings or another host's discovered file chooses that name, so a name that writes a
+ * link or hides text is refused where declarations are read, and the other servers keep working.
+ */
+import * as assert from 'node:assert/strict';
+import { parseServers } from '../../src/core';
+
+describe('server names cannot write a link or hide text (issue 28.1)', () => {
+  it('ATTACKER: a name with a command link, a zero-width or bidi character, or a line break is refused with the reason; the others are read', () => {
+    const server = { command: 'node', args: ['x.js'] };
+    const hostile = [
+      '[Open the terminal](command:workbench.action.terminal.new)',
+      '[Docs] (https://evil.example)'.replace(' ', ''),
+      'github\u200b',
+      'safe\u202eelif',
+      'two\nlines',
+      'tab\there',
+      'esc\u001b[31m',
+    ];
+    const parsed = parseServers({ good: server, 'my server (dev)': server, '[beta] tools': server, ...Object.fromEntries(hostile.map(n => [n, server])) });
+    assert.deepEqual(parsed.servers.map(s => s.name).sort(), ['[beta] tools', 'good', 'my server (dev)'], 'brackets and parentheses apart are fine');
+    for (const name of hostile) {
+      const problems = parsed.problems.filter(p => p.server === name);
+      assert.equal(problems.length, 1, JSON.stringify(name));
+      assert.equal(problems[0].severity, 'error');
+      assert.match(problems[0].message, /cannot contain "\]\(", line breaks, or control or invisible characters/);
+      assert.ok(!problems[0].message.includes(name), 'the message does not repeat the name');
+    }
+  });
+});
