@@ -4,6 +4,7 @@
  * multi-content read), save it into the workspace, attach it to chat.
  */
 import * as vscode from 'vscode';
+import { plainText, unlinked } from '../../core';
 import { describeParts, contentBytes, type ContentPart } from './contents';
 import { fileNameFor, formatSize, languageForMime } from './mime';
 import type { ResourceFileSystem } from './resourceFileSystem';
@@ -17,6 +18,14 @@ export interface ResourceTarget {
   readonly mimeType?: string;
 }
 
+/**
+ * A notification's message, whole: its parts that the server chose (a URI, a MIME type, a file name, an
+ * error's text) are in it, and VS Code renders `[label](command:…)` in a notification as a live link.
+ */
+function notified(message: string): string {
+  return unlinked(plainText(message, { singleLine: true, maxLength: 1000 }));
+}
+
 /** Above this many contents, the user picks which ones to open. */
 const OPEN_ALL_LIMIT = 5;
 
@@ -26,11 +35,11 @@ export async function openResource(fs: ResourceFileSystem, target: ResourceTarge
   try {
     parts = describeParts(await fs.read(target.server, target.uri), target.uri, target);
   } catch (e) {
-    void vscode.window.showErrorMessage(toFileSystemError(e, { server: target.server, uri: target.uri, part: 0 }).message);
+    void vscode.window.showErrorMessage(notified(toFileSystemError(e, { server: target.server, uri: target.uri, part: 0 }).message));
     return [];
   }
   if (!parts.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} returned no content for {1}.', target.server, target.uri));
+    void vscode.window.showInformationMessage(notified(vscode.l10n.t('{0} returned no content for {1}.', target.server, target.uri)));
     return [];
   }
   let chosen = parts;
@@ -68,11 +77,11 @@ function offerBinary(fs: ResourceFileSystem, target: ResourceTarget, part: Conte
   const open = vscode.l10n.t('Open Anyway');
   void fs.read(target.server, target.uri).then(result => {
     const size = formatSize(contentBytes(result.contents[part.index]).byteLength);
-    return vscode.window.showInformationMessage(vscode.l10n.t('{0} is binary data ({1}, {2}). Save it to open it with another program.', part.fileName, part.mimeType ?? vscode.l10n.t('unknown type'), size ?? '?'), save, open);
+    return vscode.window.showInformationMessage(notified(vscode.l10n.t('{0} is binary data ({1}, {2}). Save it to open it with another program.', part.fileName, part.mimeType ?? vscode.l10n.t('unknown type'), size ?? '?')), save, open);
   }).then(choice => {
     if (choice === save) return saveResources(fs, [target]);
     if (choice === open) return vscode.commands.executeCommand('vscode.open', uri);
-  }, e => vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e)));
+  }, e => vscode.window.showErrorMessage(notified(e instanceof Error ? e.message : String(e))));
 }
 
 /**
@@ -87,7 +96,7 @@ export async function saveResources(fs: ResourceFileSystem, targets: readonly Re
       const result = await fs.read(t.server, t.uri);
       for (const part of describeParts(result, t.uri, t)) items.push({ part, bytes: contentBytes(result.contents[part.index]) });
     } catch (e) {
-      void vscode.window.showErrorMessage(toFileSystemError(e, { server: t.server, uri: t.uri, part: 0 }).message);
+      void vscode.window.showErrorMessage(notified(toFileSystemError(e, { server: t.server, uri: t.uri, part: 0 }).message));
       return [];
     }
   }
@@ -126,7 +135,7 @@ export async function saveResources(fs: ResourceFileSystem, targets: readonly Re
 function announceSaved(files: vscode.Uri[]): void {
   const open = vscode.l10n.t('Open');
   const msg = files.length === 1
-    ? vscode.l10n.t('Saved {0}.', vscode.workspace.asRelativePath(files[0]))
+    ? notified(vscode.l10n.t('Saved {0}.', vscode.workspace.asRelativePath(files[0])))
     : vscode.l10n.t('Saved {0} files.', files.length);
   void vscode.window.showInformationMessage(msg, open).then(c => { if (c === open) void vscode.commands.executeCommand('vscode.open', files[0]); });
 }

@@ -72,6 +72,22 @@ describe('error notification of a server', function () {
     }
   });
 
+  // Attacker: a server's resource is binary data whose MIME type writes a command link.
+  it('attacker: the binary-resource notification shows the server\'s MIME type as text, no link', async () => {
+    const a = await declareServers({ hidden: nodeServer(fixture('hiddenText')) });
+    await waitState(a.host.require('hidden'), 'running');
+    try {
+      void vscode.commands.executeCommand('mcpHost.openResource', { server: 'hidden', uri: 'hidden://blob' });
+      const result = (await uiStep('binary-notification', { match: 'is binary data' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.match(result.text!, /\[Open the terminal\] \(command:workbench\.action\.terminal\.new\)/, 'the MIME type is there, as text');
+      assert.deepEqual(result.links, [], 'the server\'s MIME type would be a clickable link in the notification');
+    } finally {
+      await declareServers(undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
   // Attacker: a server in dev mode names the file it keeps writing into its own watched folder.
   it('attacker: the dev.watch limit notification names the server\'s file as text, no link', async () => {
     await setSetting('mcpHost.autoRestart.maxRestarts', 1);
