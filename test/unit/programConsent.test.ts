@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { programIdentity, ToolApprovals, type ApprovalTarget, type DeclaredProgram, type McpHost, type ServerScope } from '../../src/core';
 import { createTestHost, fixtureServer, MemoryStorage, node, waitFor, waitForState } from './helpers';
+import { isFixedFolder, runsInLaunchBase } from '../../src/core/tools/programIdentity';
 
 const noSettings = { autoApprove: [], trustedServers: [] };
 
@@ -188,6 +189,15 @@ describe('program identity of a declaration', () => {
     assert.equal(at('file:///a', '/a', { ...npx, cwd: '/opt/srv' }).workspace, undefined);
     const remoteAt = (launchBase: string) => programIdentity(remote, { scope: 'user', workspace: 'file:///w' }, { launchBase })!;
     assert.equal(remoteAt('/a').id, remoteAt('/b').id, 'a remote server runs nowhere here');
+  });
+
+  it('ATTACKER: on Windows a cwd rooted on the current drive (\\tools, ${/}tools) is the launch folder\'s drive: bound to the launch folder; a drive letter or a share is fixed', () => {
+    const win = (cwd: string) => isFixedFolder(cwd, 'win32');
+    for (const cwd of ['\\tools', '/tools', '${/}tools', '${pathSeparator}tools', 'tools', '.', '', '${env:TOOLS}']) assert.equal(win(cwd), false, cwd);
+    for (const cwd of ['C:\\tools', 'd:/tools', '\\\\server\\share', '//server/share', '${userHome}\\tools', '${workspaceFolder:api}\\x']) assert.equal(win(cwd), true, cwd);
+    assert.equal(runsInLaunchBase({ command: 'npx', args: ['-y', 'pkg'], cwd: '\\tools' }, 'win32'), true);
+    // The same text on Linux and macOS: `/tools` and `${/}tools` are absolute; `\tools` is a relative name.
+    for (const [cwd, fixed] of [['/tools', true], ['${/}tools', true], ['\\tools', false], ['tools', false]] as const) assert.equal(isFixedFolder(cwd, 'linux'), fixed, cwd);
   });
 
   it('ATTACKER: a user server whose cwd is an ${env:…} or ${input:…} value (relative, or empty) runs in the launch folder too: its approval does not carry to another folder', () => {

@@ -70,12 +70,23 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
  * `${workspaceFolder}`, `${workspaceFolder:name}`, `${/}`, `${pathSeparator}`), is not: an `${env:…}` or
  * `${input:…}` value may be relative (`tools`) or empty, and resolve.ts resolves it against the launch folder.
  */
-export function runsInLaunchBase(d: Record<string, unknown>): boolean {
+export function runsInLaunchBase(d: Record<string, unknown>, platform: NodeJS.Platform = process.platform): boolean {
   if (isRemote(d)) return false;
-  return d.cwd === undefined || (typeof d.cwd === 'string' && !ABSOLUTE_ROOT.test(d.cwd) && !path.isAbsolute(d.cwd));
+  return d.cwd === undefined || (typeof d.cwd === 'string' && !isFixedFolder(d.cwd, platform));
 }
 
-const ABSOLUTE_ROOT = /^\$\{(?:userHome|workspaceFolder(?::[^}]+)?|\/|pathSeparator)\}/;
+/**
+ * A `cwd` that names the same folder in every workspace. On Windows a path that starts with one separator
+ * (`\tools`, or `${/}tools`) is on the *current drive*, the launch folder's: only a drive letter or a UNC
+ * share fixes it.
+ */
+export function isFixedFolder(cwd: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform === 'win32') return WINDOWS_ROOTED_VARIABLE.test(cwd) || /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(cwd);
+  return POSIX_ROOTED_VARIABLE.test(cwd) || path.posix.isAbsolute(cwd);
+}
+
+const WINDOWS_ROOTED_VARIABLE = /^\$\{(?:userHome|workspaceFolder(?::[^}]+)?)\}/;
+const POSIX_ROOTED_VARIABLE = /^\$\{(?:userHome|workspaceFolder(?::[^}]+)?|\/|pathSeparator)\}/;
 
 /** The transport as parse.ts picks it: an explicit `"type": "stdio"` runs its command and ignores a `url`. */
 function isRemote(d: Record<string, unknown>): boolean {
