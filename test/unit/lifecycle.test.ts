@@ -152,6 +152,29 @@ describeOnLinux('lifecycle: a stopped server is gone, and so is everything it st
     } finally { await host.shutdown(); cleanup(); }
   });
 
+  it('attacker: a helper the server moved into child cgroups of its own launch cgroup dies on stop, and every one of those cgroups is removed', async () => {
+    const base = cgroupBase();
+    const { host } = createTestHost();
+    let cleanup = () => {};
+    let launch: string | undefined;
+    try {
+      await host.apply({ n: { ...node(fixtureServer('crashing')), env: { ...orphanEnv, FIXTURE_NESTED_CGROUP: '1' } } });
+      const { pid, grandchildPid } = JSON.parse(text(await host.require('n').callTool('pid', {}))) as { pid: number; grandchildPid: number };
+      cleanup = endLater(grandchildPid);
+      assertEscaped(pid, grandchildPid);
+      const inner = /^0::.*\/(mcp-host-[0-9a-f]{32})\/inner\/deeper$/m.exec(readFileSync(`/proc/${grandchildPid}/cgroup`, 'latin1'));
+      assert.ok(inner, 'the helper is in a grandchild cgroup of its launch cgroup');
+      launch = path.join(base, inner[1]);
+      await host.require('n').stop();
+      await waitFor(() => !running(grandchildPid), 'the nested helper gone after stop', 5000);
+      assert.ok(!existsSync(launch), `the launch cgroup is removed, with the cgroups the server made in it (left: ${existsSync(launch) ? readdirSync(launch).filter(n => !n.includes('.')).join(', ') : ''})`);
+    } finally {
+      await host.shutdown(); cleanup();
+      // A failed run must not leave them: deepest first.
+      if (launch) for (const cg of [path.join(launch, 'inner', 'deeper'), path.join(launch, 'inner'), launch]) try { rmdirSync(cg); } catch { /* gone, or not ours to force */ }
+    }
+  });
+
   it('attacker: shutdown of the host ends every server\'s orphaned, env-cleared, setsid helper', async () => {
     cgroupBase();
     const { host } = createTestHost();
@@ -301,6 +324,26 @@ describeOnLinux('lifecycle: the servers die with their host', function () {
       started.host.kill('SIGKILL');
       await waitFor(() => all.every(p => !running(p)), `every process gone (left: ${all.filter(running).join(', ')})`, 15_000);
     } finally { started.host.kill('SIGKILL'); cleanup(); }
+  });
+
+  it('attacker: kill -9 of the host: its watchdog ends a helper in child cgroups the server made in its launch cgroup, and removes them all', async () => {
+    const base = cgroupBase();
+    const started = await startHost({ n: { ...node(fixtureServer('crashing')), env: { ...orphanEnv, FIXTURE_IGNORE_EOF: '1', FIXTURE_NESTED_CGROUP: '1' } } });
+    const helper = started.pids.n.grandchildPid!;
+    const cleanup = endLater(helper);
+    let launch: string | undefined;
+    try {
+      assertEscaped(started.pids.n.pid, helper);
+      const inner = /^0::.*\/(mcp-host-[0-9a-f]{32})\/inner\/deeper$/m.exec(readFileSync(`/proc/${helper}/cgroup`, 'latin1'));
+      assert.ok(inner, 'the helper is in a grandchild cgroup of its launch cgroup');
+      launch = path.join(base, inner[1]);
+      started.host.kill('SIGKILL');
+      await waitFor(() => !running(helper) && !running(started.pids.n.pid), 'the server and its nested helper gone', 15_000);
+      await waitFor(() => !existsSync(launch!) || undefined, 'the launch cgroup removed by the watchdog, with the cgroups the server made in it', 10_000);
+    } finally {
+      started.host.kill('SIGKILL'); cleanup();
+      if (launch) for (const cg of [path.join(launch, 'inner', 'deeper'), path.join(launch, 'inner'), launch]) try { rmdirSync(cg); } catch { /* gone */ }
+    }
   });
 
   it('attacker: kill -9 of the host and its watchdog: the next activation\'s sweep ends the orphaned, env-cleared helper through its cgroup', async () => {

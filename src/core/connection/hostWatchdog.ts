@@ -29,8 +29,20 @@ const taskkill = process.argv[2];
 // for a token of 32 hex digits: no other folder can be named.
 const base = /^\/[^\0]*$/.test(process.env.MCP_HOST_CGROUP_BASE || '') && !/(^|\/)\.\.?(\/|$)/.test(process.env.MCP_HOST_CGROUP_BASE) ? process.env.MCP_HOST_CGROUP_BASE : '';
 const groupOf = token => base && /^[0-9a-f]{32}$/.test(token) ? base + '/mcp-host-' + token : undefined;
+// The launch's cgroup and the child cgroups its server made in it (parents first; no link is followed).
+function groupTree(dir) {
+  const out = [];
+  for (const todo = [dir]; todo.length;) {
+    const next = todo.pop();
+    out.push(next);
+    try { for (const e of fs.readdirSync(next, { withFileTypes: true })) if (e.isDirectory()) todo.push(next + '/' + e.name); } catch {}
+  }
+  return out;
+}
 function groupProcs(dir) {
-  try { return fs.readFileSync(dir + '/cgroup.procs', 'latin1').split('\n').map(Number).filter(pid => Number.isInteger(pid) && pid > 0 && pid !== process.pid); } catch { return []; }
+  const pids = [];
+  for (const group of groupTree(dir)) try { for (const pid of fs.readFileSync(group + '/cgroup.procs', 'latin1').split('\n').map(Number)) if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) pids.push(pid); } catch {}
+  return pids;
 }
 let buffered = '';
 process.stdin.setEncoding('utf8');
@@ -73,7 +85,7 @@ function removeGroups(tries) {
     const dir = groupOf(token);
     if (!dir) continue;
     for (const pid of groupProcs(dir)) try { process.kill(pid, 'SIGKILL'); } catch {}
-    try { fs.rmdirSync(dir); } catch (e) { if (e.code === 'EBUSY') left++; }
+    for (const group of groupTree(dir).reverse()) try { fs.rmdirSync(group); } catch (e) { if (e.code === 'EBUSY') { left++; break; } }
   }
   if (left && tries > 0) setTimeout(() => removeGroups(tries - 1), 20); else process.exit(0);
 }

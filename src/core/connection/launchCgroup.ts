@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmdirSync, statfsSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmdirSync, statfsSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** statfs f_type of cgroup2 (linux/magic.h CGROUP2_SUPER_MAGIC). */
@@ -124,11 +124,31 @@ export function isLaunchCgroup(dir: string, opts: { parent?: string; token?: str
   } catch { return false; }
 }
 
-/** The live processes in the cgroup (zombies are dead already: nothing to signal). */
+/**
+ * The cgroup and every cgroup below it, parents first. A server may make child cgroups in its own
+ * launch cgroup (it is the user's) and move helpers there: they are still the launch's, and the
+ * launch cgroup cannot be removed while any child is left. Walked without recursion (a hostile
+ * nesting may be deep); a cgroup file system holds no symbolic links, and none is followed.
+ */
+export function cgroupTree(dir: string): string[] {
+  const out: string[] = [];
+  for (const todo = [dir]; todo.length;) {
+    const next = todo.pop()!;
+    out.push(next);
+    try { for (const e of readdirSync(next, { withFileTypes: true })) if (e.isDirectory()) todo.push(path.join(next, e.name)); } catch { /* removed meanwhile */ }
+  }
+  return out;
+}
+
+/** The live processes in the cgroup and the cgroups below it (zombies are dead already: nothing to signal). */
 export function cgroupProcs(dir: string): number[] {
-  let text: string;
-  try { text = readFileSync(path.join(dir, 'cgroup.procs'), 'latin1'); } catch { return []; }
-  return text.split('\n').map(Number).filter(pid => Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isZombie(pid));
+  const pids = new Set<number>();
+  for (const group of cgroupTree(dir)) {
+    let text: string;
+    try { text = readFileSync(path.join(group, 'cgroup.procs'), 'latin1'); } catch { continue; }
+    for (const pid of text.split('\n').map(Number)) if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isZombie(pid)) pids.add(pid);
+  }
+  return [...pids];
 }
 
 function isZombie(pid: number): boolean {
@@ -165,12 +185,18 @@ export async function killCgroup(dir: string, opts: { parent?: string; token?: s
     if (Date.now() > end) break;
     await new Promise(r => setTimeout(r, 20));
   }
-  // rmdir fails (EBUSY) while an exiting member is still being torn down: a few tries.
+  // rmdir fails (EBUSY) while an exiting member is still being torn down, or a child cgroup is left:
+  // the children the server made go first (deepest first), then the launch's own; a few tries.
   for (let i = 0; i < 50; i++) {
-    try { rmdirSync(dir); break; } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EBUSY') break;
-      await new Promise(r => setTimeout(r, 20));
+    let busy = false;
+    for (const group of cgroupTree(dir).reverse()) {
+      try { rmdirSync(group); } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EBUSY') busy = true; else if (code !== 'ENOENT' && group === dir) return found;
+      }
     }
+    if (!busy) break;
+    await new Promise(r => setTimeout(r, 20));
   }
   return found;
 }
