@@ -5,7 +5,7 @@
  * link or hides text is refused where declarations are read, and the other servers keep working.
  */
 import * as assert from 'node:assert/strict';
-import { parseServers } from '../../src/core';
+import { parseServers, planForm } from '../../src/core';
 
 describe('server names cannot write a link or hide text (issue 28.1)', () => {
   it('ATTACKER: a name with a command link, a zero-width or bidi character, or a line break is refused with the reason; the others are read', () => {
@@ -27,6 +27,22 @@ describe('server names cannot write a link or hide text (issue 28.1)', () => {
       assert.equal(problems[0].severity, 'error');
       assert.match(problems[0].message, /cannot contain "\]\(", line breaks, or control or invisible characters/);
       assert.ok(!problems[0].message.includes(name), 'the message does not repeat the name');
+    }
+  });
+});
+
+describe('a form the host cannot show says why without a link (issue 28.1)', () => {
+  it('ATTACKER: a property name that writes a command link, hidden text or a line break comes back in the reason as one plain line with no link', () => {
+    const names = ['[Reinstall it](command:workbench.action.terminal.new)', '[x]\u200b(command:y)', 'a\nb\u202e'];
+    for (const name of names) {
+      for (const prop of [{ type: 'object' }, { type: 'string', minLength: 5, maxLength: 1 }, { type: 'string', format: '[f](command:z)' }]) {
+        const plan = planForm({ type: 'object', properties: { [name]: prop } });
+        assert.equal(plan.ok, false);
+        const reason = plan.ok ? '' : plan.reason;
+        // VS Code's notification link syntax (src/vs/base/common/linkedText.ts): [label](target) written together.
+        assert.doesNotMatch(reason, /\[[^\]]*\]\(/, JSON.stringify(reason));
+        assert.doesNotMatch(reason, /[\n\u200b\u202e]/, JSON.stringify(reason));
+      }
     }
   });
 });

@@ -4,6 +4,7 @@
  * else yields `{ ok: false, reason }` so the embedder can decline with that reason instead of failing.
  */
 import { isRecord } from '../isRecord';
+import { plainText, unlinked } from '../text/plainText';
 
 export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export const STRING_FORMATS: readonly StringFormat[] = ['email', 'uri', 'date', 'date-time'];
@@ -100,7 +101,9 @@ export function planForm(requestedSchema: unknown): FormPlan {
     const fields = Object.entries(properties).map(([name, prop]) => planField(name, prop, required.includes(name), notes));
     return { ok: true, fields, notes };
   } catch (e) {
-    if (e instanceof Unsupported) return { ok: false, reason: e.message };
+    // The reason quotes the server's property names and values, and is shown in notifications: one clean
+    // line that can write no link.
+    if (e instanceof Unsupported) return { ok: false, reason: unlinked(plainText(e.message, { singleLine: true, maxLength: 300 })) };
     throw e;
   }
 }
