@@ -33,7 +33,7 @@ describe('servers from settings', function () {
     const s = a.host.require('sloppy');
     await waitState(s, 'running');
     const item = (await serverItems(a)).find(i => i.label === 'sloppy')!;
-    assert.equal(item.description, 'stdio · 5 tools, 1 resource, 1 prompt');
+    assert.equal(item.description, 'stdio · 6 tools, 1 resource, 1 prompt');
     // The prompt's title arrives as ESC[1mBold ESC[0m U+2066 greet U+2069 U+200B.
     const serverNode = ((await a.serversView.getChildren()) ?? []).find(n => (n as { name?: string }).name === 'sloppy')!;
     const [prompt] = (await a.serversView.getChildren(serverNode)) ?? [];

@@ -73,7 +73,10 @@ describe('error notification in the workbench (Playwright)', function () {
       const text = await message.evaluate(e => e.textContent ?? '');
       const links = await message.locator('a').evaluateAll(as => as.map(a => a.outerHTML));
       await screenshot(step);
-      await stepDone(step, { count: await items.count(), text, links });
+      const count = await items.count();
+      // Close the center again: it would cover what the next suites click.
+      await page.keyboard.press('Escape');
+      await stepDone(step, { count, text, links });
     } catch (e) {
       await screenshot(`${step}-failure`).catch(() => undefined);
       await stepDone(step, { error: String(e) });

@@ -8,24 +8,22 @@ import * as assert from 'node:assert/strict';
 import { parseServers, planForm } from '../../src/core';
 
 describe('server names cannot write a link or hide text (issue 28.1)', () => {
-  it('ATTACKER: a name with a command link, a zero-width or bidi character, or a line break is refused with the reason; the others are read', () => {
+  it('ATTACKER: a name that writes a command link, also with invisible or control characters between "]" and "(", is refused with the reason; the others are read', () => {
     const server = { command: 'node', args: ['x.js'] };
     const hostile = [
       '[Open the terminal](command:workbench.action.terminal.new)',
       '[Docs] (https://evil.example)'.replace(' ', ''),
-      'github\u200b',
-      'safe\u202eelif',
-      'two\nlines',
-      'tab\there',
-      'esc\u001b[31m',
+      '[x]\u200b(command:workbench.action.terminal.new)',
+      '[x]\n(command:workbench.action.terminal.new)',
+      '[x]\u001b[2K(command:workbench.action.terminal.new)',
     ];
-    const parsed = parseServers({ good: server, 'my server (dev)': server, '[beta] tools': server, ...Object.fromEntries(hostile.map(n => [n, server])) });
-    assert.deepEqual(parsed.servers.map(s => s.name).sort(), ['[beta] tools', 'good', 'my server (dev)'], 'brackets and parentheses apart are fine');
+    const parsed = parseServers({ good: server, 'my server (dev)': server, '[beta] tools': server, 'git\u200bhub': server, ...Object.fromEntries(hostile.map(n => [n, server])) });
+    assert.deepEqual(parsed.servers.map(s => s.name).sort(), ['[beta] tools', 'git\u200bhub', 'good', 'my server (dev)'], 'brackets and parentheses apart are fine; hidden characters are cleaned where the name is shown');
     for (const name of hostile) {
       const problems = parsed.problems.filter(p => p.server === name);
       assert.equal(problems.length, 1, JSON.stringify(name));
       assert.equal(problems[0].severity, 'error');
-      assert.match(problems[0].message, /cannot contain "\]\(", line breaks, or control or invisible characters/);
+      assert.match(problems[0].message, /cannot contain "\]\(" \(with or without characters between them\)/);
       assert.ok(!problems[0].message.includes(name), 'the message does not repeat the name');
     }
   });

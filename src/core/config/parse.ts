@@ -4,7 +4,7 @@
  */
 import { PROTOCOL_CHOICES, type ConfigProblem, type HttpDeclaration, type ParseResult, type ProtocolChoice, type ServerDeclaration, type StdioDeclaration } from './types';
 import { checkVariables, inputIds } from './variables';
-import { isPlainLine, unlinked } from '../text/plainText';
+import { unlinked } from '../text/plainText';
 import { parseSandbox } from './sandboxDecl';
 import { parseDev } from './devDecl';
 import { parseAuth } from './authDecl';
@@ -37,10 +37,11 @@ function parseOne(name: string, value: unknown, problems: ConfigProblem[]): Serv
   const warn = (message: string, field?: string) => problems.push({ server: name, field, severity: 'warning', message });
 
   if (!name.trim()) error('A server needs a non-empty name.');
-  // The name is shown in notifications (which render `[label](command:…)` as a live link) and pickers: a
-  // cloned repository's settings or another host's file must not write a link or hide text with it.
-  else if (unlinked(name) !== name || !isPlainLine(name)) {
-    error('A server\'s name cannot contain "](", line breaks, or control or invisible characters: it is shown in notifications and pickers. Rename it.');
+  // The name is shown in notifications, which render `[label](command:…)` as a live link: a cloned
+  // repository's settings or another host's file must not write one with it. (Hidden and control
+  // characters in a name are cleaned wherever it is shown, and deny rules match every spelling.)
+  else if (unlinked(name) !== name) {
+    error('A server\'s name cannot contain "](" (with or without characters between them): it is shown in notifications, which would make it a link. Rename it.');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     error(`The declaration must be an object with "command" (local server) or "url" (remote server).`);
