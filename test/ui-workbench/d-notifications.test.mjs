@@ -84,8 +84,6 @@ describe('error notification in the workbench (Playwright)', function () {
     }
   }
 
-  it('the sign-in failure notification, as a person reads it: no link', () => readNotification('signin-notification'));
-
   it('the binary-resource notification, as a person reads it: no link', () => readNotification('binary-notification'));
 
   it('the dev.watch limit notification, as a person reads it: no link', () => readNotification('watch-notification'));

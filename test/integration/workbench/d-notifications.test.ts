@@ -4,7 +4,6 @@
  * what a person reads in it when the server's stderr is hostile.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { setSetting, waitFor, workspaceRoot } from '../helpers';
 import { declareServers, fixture, nodeServer, readExtensionLogs, waitState } from '../mcpHost';
@@ -45,33 +44,6 @@ describe('error notification of a server', function () {
     assert.deepEqual(result.buttons, ['Show Log', 'Restart', 'Edit Settings']);
   });
 
-  // Attacker: an authorization server writes the error_description of a refused sign-in.
-  it('attacker: a sign-in refusal whose text writes a command link is shown as text, no link', async () => {
-    const child: ChildProcess = spawn(process.execPath, [fixture('oauth'), '--http', '0'], {
-      env: { ...process.env, FIXTURE_DENY: '1', FIXTURE_DENY_DESCRIPTION: `${LINK} to finish signing in` }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    try {
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => { out += d; const m = /LISTENING (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
-        child.once('exit', c => reject(new Error(`oauth fixture exited with ${c}`)));
-      });
-      const a = await declareServers({ denied: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
-      const s = a.host.require('denied');
-      await waitState(s, 'error');
-      // The command waits for its notification to be dismissed: follow the server's state instead.
-      void vscode.commands.executeCommand('mcpHost.signIn', 'denied');
-      await waitFor(() => /the authorization was denied/.test(s.message ?? ''), 30_000, `the refused sign-in (message: ${s.message})`);
-      const result = (await uiStep('signin-notification', { match: 'Could not sign in to MCP server "denied"' }, 120_000)) as ReadNotification;
-      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
-      assert.match(result.text!, /Open the terminal\] \(command:workbench\.action\.terminal\.new\) to finish signing in/, 'the text is all there, as text');
-      assert.deepEqual(result.links, [], 'the authorization server\'s link would be clickable in the notification');
-    } finally {
-      child.kill();
-      await vscode.commands.executeCommand('notifications.clearAll');
-    }
-  });
-
   // Attacker: a server's resource is binary data whose MIME type writes a command link.
   it('attacker: the binary-resource notification shows the server\'s MIME type as text, no link', async () => {
     const a = await declareServers({ hidden: nodeServer(fixture('hiddenText')) });
@@ -85,6 +57,7 @@ describe('error notification of a server', function () {
     } finally {
       await declareServers(undefined);
       await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
     }
   });
 
@@ -106,6 +79,7 @@ describe('error notification of a server', function () {
       await declareServers(undefined);
       await vscode.workspace.fs.delete(folder, { recursive: true });
       await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
     }
   });
 });
