@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { EarlyOutcome, HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
 import { catalogDir, ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { keepLedgerIn } from './core/connection/processLedger';
-import { launchCgroupSupport } from './core/connection/launchCgroup';
+import { whenLaunchCgroupsProbed } from './core/connection/launchCgroup';
 import { workspaceIdentity } from './vscode/workspaceIdentity';
 import { createApi } from './vscode/apiImpl';
 import { ToolActivityLog } from './vscode/chat/activityLog';
@@ -77,8 +77,8 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
   let controller: HostController | undefined = undefined;
   const logs = new ServerLogs();
   const hostLog = vscode.window.createOutputChannel('MCP Host', { log: true });
-  // Once: whether a stopped server's orphans are found by their cgroup or by the process table only (SECURITY.md §38).
-  if (process.platform === 'linux') hostLog.info(launchCgroupSupport().note);
+  // Once, at the first launch: whether a stopped server's orphans are found by their cgroup or by the process table only (SECURITY.md §38).
+  if (process.platform === 'linux') whenLaunchCgroupsProbed(note => hostLog.info(note));
   const inputs = new InputStore(context.secrets, context.globalState);
   const roots = new WorkspaceRoots(message => hostLog.warn(message));
   const elicitation = new ElicitationUi({ log: name => logs.get(name) });

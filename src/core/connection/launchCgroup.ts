@@ -69,7 +69,24 @@ let support: CgroupSupport | undefined;
  * shell moved into it (what each launch's wrapper does), the cgroup removed again.
  */
 export function launchCgroupSupport(): CgroupSupport {
-  return support ??= probe();
+  if (!support) {
+    support = probe();
+    const tell = tellProbe;
+    tellProbe = undefined;
+    tell?.(support.note);
+  }
+  return support;
+}
+
+let tellProbe: ((note: string) => void) | undefined;
+
+/**
+ * `tell` gets the probe's note once, when the first launch probes (or now if one did): the probe
+ * spawns a shell synchronously, which activation must not pay for when no server starts.
+ */
+export function whenLaunchCgroupsProbed(tell: (note: string) => void): void {
+  if (support) tell(support.note);
+  else tellProbe = tell;
 }
 
 function probe(): CgroupSupport {
