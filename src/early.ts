@@ -41,9 +41,11 @@ export const start: EarlyBundle['start'] = (ledgerDir, catalogDir) => {
 function startingAtOnce(allowed: Record<string, unknown>, scopes: ReadonlyMap<string, DeclarationScope>, catalogDir: string | undefined): Record<string, unknown> {
   const fallback = readAutostart();
   const workspace = workspaceIdentity();
-  // The host's key with the launch folder alone: a declaration with an env file (whose content the key
-  // also holds) never starts early anyway (core/connection/earlyProcesses.ts), and its file is not read here.
-  const inputs = { launchBase: launchBase(variableContext()) };
+  // The host's key with the launch folder and the open folders: a declaration with an env file (whose
+  // content the key also holds) never starts early anyway (core/connection/earlyProcesses.ts), and its
+  // file is not read here.
+  const ctx = variableContext();
+  const inputs = { launchBase: launchBase(ctx), workspaceFolders: ctx.workspaceFolders };
   return Object.fromEntries(Object.entries(allowed).filter(([name, decl]) => {
     const own = (decl as { autostart?: unknown } | null)?.autostart;
     const policy = autostartOf(isAutostart(own) ? own : undefined, { autostart: () => fallback });

@@ -6,6 +6,7 @@ import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool }
 import { declarationKey, parseServers } from './config/parse';
 import { launchBase } from './config/envFileContent';
 import { runsInLaunchBase } from './tools/programIdentity';
+import { workspaceVariableValues } from './config/trust';
 import type { ConfigProblem, ServerDeclaration } from './config/types';
 import { Disposable, Emitter, type Event, type IDisposable } from './events';
 import { nullLogger, type Logger } from './logger';
@@ -162,12 +163,15 @@ export class McpHost extends Disposable {
    * What must stay the same for a running server to keep running: its declaration, and for one that runs
    * in the launch folder (no absolute `cwd`: `npx pkg`, `python -m mod` resolve from it) that folder too.
    * Trust granted, or another first folder, moves the launch folder: the server restarts there rather
-   * than keep running the home folder's program while its approvals are read for the workspace's.
+   * than keep running the home folder's program while its approvals are read for the workspace's. The
+   * same holds for the folders its `${workspaceFolder…}` variables name (`"cwd": "${workspaceFolder}"`,
+   * `"args": ["${workspaceFolder:api}/server.js"]`): another folder there is another program.
    */
   private runningKey(decl: ServerDeclaration): string {
-    const key = declarationKey(decl);
-    if (decl.type !== 'stdio' || !runsInLaunchBase(decl as unknown as Record<string, unknown>)) return key;
-    return `${key}\0${launchBase(this.options.ports.variables)}`;
+    const vars = this.options.ports.variables;
+    const parts = [declarationKey(decl), ...workspaceVariableValues(decl, vars.workspaceFolders)];
+    if (decl.type === 'stdio' && runsInLaunchBase(decl as unknown as Record<string, unknown>)) parts.push(launchBase(vars));
+    return parts.join('\0');
   }
 
   /**

@@ -12,6 +12,7 @@ import type { ServerLogs } from './logs';
 import type { ServerNode } from './views/serversTree';
 import { brandingOf } from './views/branding';
 import { openUrlForServer } from './safeUrl';
+import { showError, showInfo } from './notify';
 
 export interface CommandContext {
   readonly controller: HostController;
@@ -36,7 +37,7 @@ export const commandTable: Record<string, Handler> = {
   'mcpHost.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'mcpHost.servers', edit: true } }),
   'mcpHost.clearStoredInputs': async ctx => {
     const n = await ctx.inputs.clear();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Cleared {0} stored MCP input value(s). Servers will ask again on their next start.', n));
+    void showInfo(vscode.l10n.t('Cleared {0} stored MCP input value(s). Servers will ask again on their next start.', n));
   },
   'mcpHost.reloadServers': ctx => ctx.controller.reload(),
 };
@@ -50,11 +51,11 @@ async function pickServer(ctx: CommandContext, arg: ServerArg, title: string): P
   const name = typeof arg === 'string' ? arg : arg?.name;
   if (name) {
     const conn = host.get(name);
-    if (!conn) void vscode.window.showErrorMessage(vscode.l10n.t('No MCP server named "{0}" is configured.', name));
+    if (!conn) void showError(vscode.l10n.t('No MCP server named "{0}" is configured.', name));
     return conn;
   }
   if (!host.servers.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Add one under "mcpHost.servers" in your settings.'));
+    void showInfo(vscode.l10n.t('No MCP servers are configured. Add one under "mcpHost.servers" in your settings.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(host.servers.map(s => ({ label: s.name, description: s.state, conn: s })), { title, placeHolder: vscode.l10n.t('Select a server') });
@@ -70,7 +71,7 @@ async function openWebsite(ctx: CommandContext, name: string | undefined): Promi
   if (!conn || !name) return;
   const website = brandingOf(conn).website;
   if (!website) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" gives no website MCP Host can open (only https links, or http to this computer).', name));
+    void showError(vscode.l10n.t('MCP server "{0}" gives no website MCP Host can open (only https links, or http to this computer).', name));
     return;
   }
   await openUrlForServer(website.href, { server: name, confirm: { message: vscode.l10n.t('Open the website of MCP server "{0}"?', name), button: vscode.l10n.t('Open Website') } });

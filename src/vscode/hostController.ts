@@ -12,6 +12,7 @@ import type { WorkspaceRoots } from './roots';
 import { variableContext } from './variables';
 import type { DiscoveryFeed } from './discovery/discoveredServers';
 import { DiscoveryState } from './discovery/discoveryState';
+import { showError, showWarning } from './notify';
 
 export class HostController extends Disposable {
   readonly host: McpHost;
@@ -38,7 +39,7 @@ export class HostController extends Disposable {
       // The core calls this once per server and method; every refusal is in the server's log.
       onRefusedRequest: (server, method, reason) => {
         const showLog = vscode.l10n.t('Show Log');
-        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, unlinked(plainText(reason, { singleLine: true, maxLength: 300 }))), showLog).then(choice => {
+        void showWarning(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, unlinked(plainText(reason, { singleLine: true, maxLength: 300 }))), showLog).then(choice => {
           if (choice === showLog) this.logs.show(server.name);
         });
       },
@@ -72,11 +73,13 @@ export class HostController extends Disposable {
     }));
     // Starts the workspace's servers and the user servers that waited for trust (McpHost.apply).
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
-    // Another first folder is another launch folder for the servers that run in it (McpHost.runningKey).
-    let firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+    // Another first folder is another launch folder for the servers that run in it, and a moved, renamed
+    // or reordered folder is another program for the servers whose variables name it (McpHost.runningKey).
+    const folderList = () => JSON.stringify((vscode.workspace.workspaceFolders ?? []).map(f => [f.name, f.uri.toString()]));
+    let folders = folderList();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      const first = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
-      if (first !== firstFolder) { firstFolder = first; void this.reload(); }
+      const now = folderList();
+      if (now !== folders) { folders = now; void this.reload(); }
     }));
     if (discovery) this._register(discovery.onDidChange(() => void this.reload()));
   }
@@ -107,7 +110,7 @@ export class HostController extends Disposable {
       this._discovery = discovery;
       await this.host.apply({ ...allowed, ...discovery.plan.run });
       this._onDidChange.fire();
-    }).catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not apply the servers setting: {0}', String(e))));
+    }).catch(e => showError(vscode.l10n.t('MCP Host could not apply the servers setting: {0}', String(e))));
     return this.applying;
   }
 
@@ -120,7 +123,7 @@ export class HostController extends Disposable {
     const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
     // The message may quote the server (its error's text), the tail is the server's: no link of theirs in a notification.
     const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
-    void vscode.window.showErrorMessage(unlinked(text), showLog, restart, edit).then(choice => {
+    void showError(unlinked(text), showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
       else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);
       else if (choice === edit) void vscode.commands.executeCommand('mcpHost.openServerDeclaration', server);

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { checkOpenableUrl, type SafeUrl, type SafeUrlCheck } from '../core';
+import { showError, showWarning } from './notify';
 
 export type OpenOutcome = 'opened' | 'refused' | 'cancelled' | 'failed';
 
@@ -31,11 +32,11 @@ export interface OpenForServerOptions {
 export async function openUrlForServer(raw: string | URL, options: OpenForServerOptions): Promise<OpenOutcome> {
   const checked = checkOpenableUrl(raw);
   if (!checked.ok) {
-    void vscode.window.showErrorMessage(refusalMessage(options.server, checked));
+    void showError(refusalMessage(options.server, checked));
     return 'refused';
   }
   if (options.confirm) {
-    const choice = await vscode.window.showWarningMessage(options.confirm.message, {
+    const choice = await showWarning(options.confirm.message, {
       modal: true,
       detail: vscode.l10n.t('Your browser opens a page on {0}:\n{1}', hostLabel(checked), checked.url.href),
     }, options.confirm.button);

@@ -87,4 +87,8 @@ describe('error notification in the workbench (Playwright)', function () {
   it('the binary-resource notification, as a person reads it: no link', () => readNotification('binary-notification'));
 
   it('the dev.watch limit notification, as a person reads it: no link', () => readNotification('watch-notification'));
+
+  it('the Run Prompt error notification, as a person reads it: no link', () => readNotification('prompt-error-notification'));
+
+  it('the elicitation notification, as a person reads it: no link', () => readNotification('elicitation-notification'));
 });

@@ -48,4 +48,51 @@ describe('a server that runs in the launch folder restarts when the folder moves
       fs.rmSync(other, { recursive: true, force: true });
     }
   });
+
+  // Issue 28.3, the same class: `${workspaceFolder…}` fixes the cwd (so the launch-folder rule above does
+  // not apply), yet names a folder that moves. The running program must follow its text's meaning.
+  it('ATTACKER: a server whose cwd or args name a folder by variable restarts when that folder moves, renames or another comes first; one that names no folder keeps running', async () => {
+    const a = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-a-'));
+    const b = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-b-'));
+    const variables: { -readonly [K in keyof VariableContext]: VariableContext[K] } = {
+      workspaceFolders: [{ name: 'a', path: a }, { name: 'b', path: b }], trusted: true, userHome: os.homedir(), env: process.env,
+    };
+    const { host } = createTestHost({ variables });
+    const crashing = node(fixtureServer('crashing'));
+    const servers = {
+      first: { ...crashing, cwd: '${workspaceFolder}' },
+      named: { ...crashing, cwd: os.tmpdir(), args: [...crashing.args, '--folder=${workspaceFolder:b}'] },
+      fixed: { ...crashing, cwd: os.tmpdir() },
+    };
+    const cwdOf = async (name: string) => fs.realpathSync(fs.readlinkSync(`/proc/${JSON.parse(text(await host.require(name).callTool('pid', {}))).pid}/cwd`));
+    const argsOf = async (name: string) => fs.readFileSync(`/proc/${JSON.parse(text(await host.require(name).callTool('pid', {}))).pid}/cmdline`, 'utf8').split('\0');
+    try {
+      await host.apply(servers);
+      assert.equal(await cwdOf('first'), fs.realpathSync(a));
+      const fixedPid = host.require('fixed').pid;
+
+      variables.workspaceFolders = [{ name: 'b', path: b }, { name: 'a', path: a }];
+      const reordered = await host.apply(servers);
+      assert.deepEqual(reordered.restarted, ['first'], 'another first folder: ${workspaceFolder} is another folder');
+      assert.equal(await cwdOf('first'), fs.realpathSync(b), 'it runs in the new first folder');
+
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-b2-'));
+      try {
+        variables.workspaceFolders = [{ name: 'b', path: other }, { name: 'a', path: a }];
+        const moved = await host.apply(servers);
+        assert.deepEqual([...moved.restarted].sort(), ['first', 'named'], 'the folder named "b" is another folder now');
+        assert.ok((await argsOf('named')).includes(`--folder=${other}`), 'the argument names the new folder');
+        assert.equal(host.require('fixed').pid, fixedPid, 'a server that names no folder runs the same program: no restart');
+
+        const again = await host.apply(servers);
+        assert.deepEqual(again.restarted, [], 'nothing moved: nothing restarts');
+      } finally {
+        fs.rmSync(other, { recursive: true, force: true });
+      }
+    } finally {
+      await host.shutdown();
+      fs.rmSync(a, { recursive: true, force: true });
+      fs.rmSync(b, { recursive: true, force: true });
+    }
+  });
 });

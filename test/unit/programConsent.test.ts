@@ -213,6 +213,21 @@ describe('program identity of a declaration', () => {
     }
   });
 
+  it('ATTACKER: a ${workspaceFolder…} variable names a folder that can move (reordered, renamed, replaced in a .code-workspace): its approval follows the folder, not the text', () => {
+    const at = (d: unknown, workspaceFolders: { name: string; path: string }[]) => programIdentity(d, { scope: 'workspace', workspace: 'file:///w.code-workspace' }, { workspaceFolders })!.id;
+    const mine = { name: 'app', path: '/work/app' }, cloned = { name: 'tools', path: '/tmp/cloned' };
+    const first = { command: 'node', args: ['${workspaceFolder}/server.js'], cwd: '/opt' };
+    assert.notEqual(at(first, [mine, cloned]), at(first, [cloned, mine]), 'another first folder runs another server.js');
+    const named = { command: 'node', args: ['${workspaceFolder:app}/server.js'], cwd: '/opt' };
+    assert.equal(at(named, [mine, cloned]), at(named, [cloned, mine]), 'the folder named app did not move');
+    assert.notEqual(at(named, [mine]), at(named, [{ name: 'app', path: '/tmp/cloned' }]), 'another folder under the name app');
+    assert.notEqual(at(named, [mine]), at(named, []), 'the folder named app is gone');
+    const basename = { type: 'http', url: 'https://mcp.example.com/${workspaceFolderBasename}' };
+    assert.notEqual(at(basename, [mine]), at(basename, [cloned]), 'a remote server\'s URL names the folder too');
+    assert.equal(at(local, [mine]), at(local, [cloned]), 'a declaration that names no folder is the same program');
+    assert.equal(at(local, [mine]), programIdentity(local, { scope: 'workspace', workspace: 'file:///w.code-workspace' })!.id, 'nor does reading the folders change its identity');
+  });
+
   it('changes with what the env file holds, when the caller read it; a declaration without one has no such input', () => {
     const withFile = { ...local, envFile: '.env' };
     const read = (text: string) => programIdentity(withFile, { scope: 'workspace', workspace: 'file:///w' }, { envFileText: text })!.id;

@@ -38,7 +38,7 @@ export function catalogCacheKey(declaration: unknown, place: DeclarationPlace, i
  */
 export async function catalogKeyInputs(declaration: unknown, ctx: VariableContext): Promise<CatalogKeyInputs> {
   const envFileText = await envFileContent(declaration, ctx).catch(() => 'unreadable');
-  return { launchBase: launchBase(ctx), ...(envFileText !== undefined ? { envFileText } : {}) };
+  return { launchBase: launchBase(ctx), workspaceFolders: ctx.workspaceFolders, ...(envFileText !== undefined ? { envFileText } : {}) };
 }
 
 /** Bumped when the entry's shape changes: older entries are then simply missing. */

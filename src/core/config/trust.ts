@@ -23,15 +23,16 @@ export class WorkspaceTrustRequiredError extends Error {
 
 // Every form VS Code knows: ${workspaceFolder}, ${workspaceFolder:name}, ${workspaceFolderBasename}.
 const WORKSPACE_VARIABLE = /\$\{(workspaceFolder(?:Basename)?(?::[^}]*)?)\}/;
+const WORKSPACE_VARIABLES = new RegExp(WORKSPACE_VARIABLE.source, 'g');
 
 /** The workspace variable `value` uses (`workspaceFolder:app`), if any. */
 export function workspaceVariableIn(value: string): string | undefined {
   return WORKSPACE_VARIABLE.exec(value)?.[1];
 }
 
-/** Fields that name a workspace folder through a variable; checked before anything is resolved or asked. */
-export function workspaceVariableUses(decl: ServerDeclaration): TrustRequirement[] {
-  const fields: [string, string | null | undefined][] = decl.type === 'stdio'
+/** The fields of a declaration that may hold variables, by name. */
+function variableFields(decl: ServerDeclaration): [string, string | null | undefined][] {
+  return decl.type === 'stdio'
     ? [
       ['command', decl.command],
       ...decl.args.map((a, i): [string, string] => [`args[${i}]`, a]),
@@ -40,13 +41,41 @@ export function workspaceVariableUses(decl: ServerDeclaration): TrustRequirement
       ...Object.entries(decl.env).map(([k, v]): [string, string | null] => [`env.${k}`, v]),
     ]
     : [['url', decl.url], ...Object.entries(decl.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+}
+
+/** Fields that name a workspace folder through a variable; checked before anything is resolved or asked. */
+export function workspaceVariableUses(decl: ServerDeclaration): TrustRequirement[] {
   const out: TrustRequirement[] = [];
-  for (const [field, value] of fields) {
+  for (const [field, value] of variableFields(decl)) {
     const m = value ? WORKSPACE_VARIABLE.exec(value) : null;
     if (m) out.push({ field, reason: `uses \${${m[1]}}` });
   }
   return out;
 }
+
+/**
+ * What every workspace variable the declaration uses stands for in `folders` (`''` for a folder that is
+ * not open), in order of use: the same text is another program when one of them moves, so a running
+ * server restarts with it (McpHost.runningKey). Empty when the declaration names no folder.
+ */
+export function workspaceVariableValues(decl: ServerDeclaration, folders: readonly WorkspaceFolderRef[]): string[] {
+  return folderValuesIn(variableFields(decl).map(([, v]) => v), folders);
+}
+
+/** {@link workspaceVariableValues} of any strings (a raw declaration's, see tools/programIdentity.ts). */
+export function folderValuesIn(values: readonly (string | null | undefined)[], folders: readonly WorkspaceFolderRef[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    for (const m of value?.matchAll(WORKSPACE_VARIABLES) ?? []) {
+      const v = m[1];
+      const folder = v.startsWith('workspaceFolder:') ? folders.find(f => f.name === v.slice('workspaceFolder:'.length)) : folders[0];
+      out.push(`${v}=${v === 'workspaceFolderBasename' ? folder?.name ?? '' : folder?.path ?? ''}`);
+    }
+  }
+  return out;
+}
+
+interface WorkspaceFolderRef { readonly name: string; readonly path: string }
 
 /**
  * A path (after substitution) that the start would resolve against the workspace folder: a relative

@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { relativePathUse, workspaceVariableIn } from '../config/trust';
+import { folderValuesIn, relativePathUse, workspaceVariableIn } from '../config/trust';
 import { canonicalJson } from './canonicalJson';
 
 /** Where a declaration lives: its scope and, for `workspace`/`folder`, the open workspace (its file or first folder URI). */
@@ -42,6 +42,11 @@ export interface ProgramInputs {
   readonly envFileText?: string;
   /** Where a missing or relative `cwd` starts (config/envFileContent.ts `launchBase`): part of the program of a declaration {@link runsInLaunchBase}. */
   readonly launchBase?: string;
+  /**
+   * The open folders, by name and path: a `${workspaceFolder…}` variable names one of them, and the
+   * same text runs another program when that folder moves or another folder comes first.
+   */
+  readonly workspaceFolders?: readonly { readonly name: string; readonly path: string }[];
 }
 
 /** The identity of a raw `mcpHost.servers` entry declared at `place`; undefined when it is not a declaration at all. */
@@ -57,7 +62,10 @@ export function programIdentity(declaration: unknown, place: DeclarationPlace, i
   // The env file's text is the file's, not the declaration's: it says nothing of the workspace.
   const withEnvFile = remote || d.envFile === undefined ? declared : { ...declared, envFileText: inputs.envFileText };
   const runsIn = runsInLaunchBase(d);
-  const program = runsIn ? { ...withEnvFile, runsIn: inputs.launchBase ?? '' } : withEnvFile;
+  const inLaunchBase = runsIn ? { ...withEnvFile, runsIn: inputs.launchBase ?? '' } : withEnvFile;
+  // Only when the caller read the folders and the text names one: other identities stay as they were.
+  const folders = inputs.workspaceFolders && folderValuesIn(stringsIn(declared), inputs.workspaceFolders);
+  const program = folders?.length ? { ...inLaunchBase, folders } : inLaunchBase;
   const bound = place.scope !== 'user' || runsIn || dependsOnWorkspace(declared);
   const workspace = bound ? place.workspace ?? '' : undefined;
   const id = createHash('sha256').update(canonicalJson({ program, scope: place.scope, workspace })).digest('hex');
@@ -95,18 +103,23 @@ function isRemote(d: Record<string, unknown>): boolean {
 
 /** Whether the same text runs a different program in another workspace (see config/trust.ts). */
 function dependsOnWorkspace(program: Record<string, unknown>): boolean {
-  const strings: string[] = [];
-  const collect = (v: unknown): void => {
-    if (typeof v === 'string') strings.push(v);
-    else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-  };
-  collect(program);
-  if (strings.some(s => workspaceVariableIn(s) !== undefined)) return true;
+  if (stringsIn(program).some(s => workspaceVariableIn(s) !== undefined)) return true;
   // A path that starts with a variable (`${userHome}/…`) is rooted by it, not by the folder.
   const relative = (field: 'command' | 'cwd' | 'envFile') => {
     const v = program[field];
     return typeof v === 'string' && v !== '' && !v.startsWith('${') && !path.isAbsolute(v) && relativePathUse(field, v, v) !== undefined;
   };
   return relative('command') || relative('cwd') || relative('envFile');
+}
+
+/** Every string in `value`, however deep (object keys aside), in order. */
+function stringsIn(value: unknown): string[] {
+  const strings: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') strings.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(value);
+  return strings;
 }

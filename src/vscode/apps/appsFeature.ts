@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { AppLog, appResourceUri, plainText, type AppModelContext, type McpHost } from '../../core';
 import type { ToolInvoker, ToolRun } from '../chat/toolInvoker';
 import { AppPanel, type AppPanelDeps } from './appPanel';
+import { showInfo, showWarning } from '../notify';
 
 export const OPEN_APP_COMMAND = 'mcpHost.openApp';
 
@@ -58,7 +59,7 @@ export class AppsFeature implements vscode.Disposable {
       this.deps.log(run.server).error(`MCP App ${plainText(uri, { singleLine: true, maxLength: 200 })} could not be shown: ${message}`);
       panel.dispose();
       const showLog = vscode.l10n.t('Show Log');
-      if (await vscode.window.showWarningMessage(vscode.l10n.t('The app of MCP server "{0}" could not be shown: {1}', run.server, message), showLog) === showLog) this.deps.log(run.server).show(true);
+      if (await showWarning(vscode.l10n.t('The app of MCP server "{0}" could not be shown: {1}', run.server, message), showLog) === showLog) this.deps.log(run.server).show(true);
     }
   }
 
@@ -70,7 +71,7 @@ export class AppsFeature implements vscode.Disposable {
     if (open) { open.panel.reveal(); return; }
     const run = this.lastRuns.get(chosen);
     if (run) await this.open(run);
-    else void vscode.window.showInformationMessage(vscode.l10n.t('No app of MCP server "{0}" has run yet.', chosen));
+    else void showInfo(vscode.l10n.t('No app of MCP server "{0}" has run yet.', chosen));
   }
 
   dispose(): void {

@@ -9,6 +9,7 @@ import type { ScopedInputRequest } from '../inputs';
 import type { ServerNode } from '../views/serversTree';
 import { preRegisteredClient, readOAuthSettings } from './settings';
 import { VscodeAuthUserAgent } from './userAgent';
+import { showError, showInfo, showWarning } from '../notify';
 
 export { VscodeAuthUserAgent } from './userAgent';
 
@@ -51,7 +52,7 @@ function attachCommands(host: McpHost, showLog: (server: string) => void): vscod
     try { await conn.signIn(); } finally { signingIn.delete(conn.name); }
     if (conn.state === 'running') return;
     const showLogLabel = vscode.l10n.t('Show Log');
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Could not sign in to MCP server "{0}": {1}', conn.name, unlinked(conn.message ?? conn.state)), showLogLabel);
+    const choice = await showError(vscode.l10n.t('Could not sign in to MCP server "{0}": {1}', conn.name, unlinked(conn.message ?? conn.state)), showLogLabel);
     if (choice === showLogLabel) showLog(conn.name);
   };
 
@@ -59,12 +60,12 @@ function attachCommands(host: McpHost, showLog: (server: string) => void): vscod
     const name = typeof arg === 'string' ? arg : (arg as ServerNode | undefined)?.name;
     if (name) {
       const conn = host.get(name);
-      if (!conn) void vscode.window.showErrorMessage(vscode.l10n.t('No MCP server named "{0}" is configured.', name));
+      if (!conn) void showError(vscode.l10n.t('No MCP server named "{0}" is configured.', name));
       return conn;
     }
     const candidates = host.servers.filter(filter);
     if (!candidates.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server uses OAuth sign-in right now.'));
+      void showInfo(vscode.l10n.t('No MCP server uses OAuth sign-in right now.'));
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
@@ -84,14 +85,14 @@ function attachCommands(host: McpHost, showLog: (server: string) => void): vscod
       signingIn.add(conn.name); // its restart ends in "needs sign-in" on purpose: no notification
       let done: boolean;
       try { done = await conn.signOut(); } finally { signingIn.delete(conn.name); }
-      void vscode.window.showInformationMessage(done
+      void showInfo(done
         ? vscode.l10n.t('Signed out of MCP server "{0}"; its tokens were deleted.', conn.name)
         : vscode.l10n.t('MCP server "{0}" has no OAuth sign-in to sign out of.', conn.name));
     }),
     toVscode(host.onDidChangeState(e => {
       if (!e.needsSignIn || e.previous === 'error' || signingIn.has(e.server)) return;
       const label = vscode.l10n.t('Sign In');
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" needs you to sign in.', e.server), label).then(choice => {
+      void showWarning(vscode.l10n.t('MCP server "{0}" needs you to sign in.', e.server), label).then(choice => {
         const conn = host.get(e.server);
         if (choice === label && conn) void signIn(conn);
       });

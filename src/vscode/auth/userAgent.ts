@@ -15,6 +15,7 @@ import {
 import { isLoopback, needsLauncher, openLauncher, openLoopback } from './loopback';
 import { openUrlForServer } from '../safeUrl';
 import { readOAuthSettings } from './settings';
+import { showWarning } from '../notify';
 
 export const CALLBACK_PATH = '/oauth/callback';
 /** How long a sign-in may take in the browser before it is given up. */
@@ -36,7 +37,7 @@ export class VscodeAuthUserAgent implements AuthUserAgent, vscode.UriHandler, vs
     const query = new URLSearchParams(uri.query);
     const resolve = this.pending.get(query.get('state') ?? '');
     if (!resolve) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP Host received a sign-in response that no sign-in is waiting for; it was ignored.'));
+      void showWarning(vscode.l10n.t('MCP Host received a sign-in response that no sign-in is waiting for; it was ignored.'));
       return;
     }
     resolve(new URL(`${uri.scheme}://${uri.authority}${uri.path}?${query.toString()}`));

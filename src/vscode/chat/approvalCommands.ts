@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import type { StoredApproval, ToolApprovals } from '../../core';
 import { pickText } from '../pickText';
+import { showInfo } from '../notify';
 
 export function registerApprovalCommands(approvals: ToolApprovals): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mcpHost.manageToolApprovals', async () => {
       const all = approvals.all();
-      if (!all.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tool approvals are stored.')); return; }
+      if (!all.length) { void showInfo(vscode.l10n.t('No MCP tool approvals are stored.')); return; }
       type Item = vscode.QuickPickItem & { approval: StoredApproval };
       const items: Item[] = all.map(a => ({ label: describe(a), description: [scopeLabel(a), lifetimeLabel(a), ...(a.caller === 'app' ? [vscode.l10n.t('when its app asks')] : [])].join(' · '), detail: vscode.l10n.t('allowed {0}', a.granted), picked: true, approval: a }));
       const kept = await vscode.window.showQuickPick(items, {

@@ -4,6 +4,7 @@ import type { McpHost } from '../../core';
 import type { ToolActivityLog } from './activityLog';
 import { pickText } from '../pickText';
 import { disabledPatterns, isToolEnabled, setDisabled, userDisabledPatterns } from './toolSettings';
+import { showInfo } from '../notify';
 
 export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscode.Disposable[] {
   return [
@@ -11,7 +12,7 @@ export function registerToolCommands(host: McpHost, log: ToolActivityLog): vscod
       const disabled = disabledPatterns();
       // Titles and descriptions are the server's text: no icons, controls or bidi in the picker (pickText).
       const items = host.tools.map(o => ({ label: pickText(o.item.title ?? o.item.name), description: pickText(o.server), detail: o.item.description ? pickText(o.item.description.split('\n')[0]) : undefined, picked: isToolEnabled(o.server, o.item.name, disabled), key: `${o.server}/${o.item.name}`, server: o.server, tool: o.item.name }));
-      if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tools are available.')); return; }
+      if (!items.length) { void showInfo(vscode.l10n.t('No MCP tools are available.')); return; }
       const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Enabled MCP tools'), placeHolder: vscode.l10n.t('Unchecked tools are never offered to language models') });
       if (!picked) return;
       const on = new Set(picked.map(p => p.key));

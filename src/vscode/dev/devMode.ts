@@ -10,6 +10,7 @@ import { RestartPolicy } from '../../core/connection/restartPolicy';
 import { unlinked } from '../../core/text';
 import type { ServerLogs } from '../logs';
 import { readSetting } from '../settingsReader';
+import { showWarning } from '../notify';
 
 /** Saving several files (a build, "Save All") restarts once. */
 export const WATCH_DEBOUNCE_MS = 300;
@@ -120,7 +121,7 @@ export class DevMode implements vscode.Disposable {
       this.logs.get(name).warn(message);
       const showLog = vscode.l10n.t('Show Log');
       // The changed file's name is the server's choice (it writes into its own folder): no link of it in a notification.
-      void vscode.window.showWarningMessage(unlinked(message), showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
+      void showWarning(unlinked(message), showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
       return;
     }
     this.logs.get(name).info(vscode.l10n.t('{0} changed (dev.watch): restarting the server', vscode.workspace.asRelativePath(uri)));
@@ -184,7 +185,7 @@ export class DevMode implements vscode.Disposable {
       if (this.toldNoPythonDebugger.has(name)) return;
       this.toldNoPythonDebugger.add(name);
       const show = vscode.l10n.t('Show Extension');
-      void vscode.window.showWarningMessage(message, show).then(choice => {
+      void showWarning(message, show).then(choice => {
         if (choice === show) void vscode.commands.executeCommand('workbench.extensions.search', `@id:${PYTHON_DEBUGGER}`);
       });
       return;

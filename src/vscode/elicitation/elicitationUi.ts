@@ -16,6 +16,7 @@ import { openUrlForServer, refusalMessage } from '../safeUrl';
 import { runFormFlow } from './formFlow';
 import { oneLine, serverLabel } from './labels';
 import { retryStep, urlConsentStep, type UrlChoice } from './urlFlow';
+import { showError, showWarning } from '../notify';
 
 /** The slice of a logger this module uses (a `vscode.LogOutputChannel` fits). */
 export interface ElicitationLog {
@@ -107,7 +108,7 @@ export class ElicitationUi implements vscode.Disposable {
     if (!plan.ok) {
       log.warn(`Declined a form elicitation MCP Host cannot show: ${plan.reason}`);
       const showLog = vscode.l10n.t('Show Log');
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked for input with a form that cannot be shown ({1}); it was declined.', serverLabel(server), plan.reason), showLog)
+      void showWarning(vscode.l10n.t('MCP server "{0}" asked for input with a form that cannot be shown ({1}); it was declined.', serverLabel(server), plan.reason), showLog)
         .then(choice => { if (choice === showLog) void vscode.commands.executeCommand('mcpHost.showServerLog', server.name); });
       return { action: 'decline' };
     }
@@ -129,7 +130,7 @@ export class ElicitationUi implements vscode.Disposable {
     const reviewed = reviewUrl(params.url);
     if (!reviewed.ok) {
       log.warn(`Declined a URL elicitation: ${reviewed.reason}`);
-      void vscode.window.showErrorMessage(refusalMessage(serverLabel(server), reviewed));
+      void showError(refusalMessage(serverLabel(server), reviewed));
       return { action: 'decline' };
     }
     // 2026-07-28 URL elicitations carry no id: that era has no completion notification, so the user
@@ -185,7 +186,7 @@ export class ElicitationUi implements vscode.Disposable {
       const r = reviewUrl(e.url);
       if (!r.ok) {
         log.warn(`Not retrying: the server requires a URL that cannot be opened (${r.reason})`);
-        void vscode.window.showErrorMessage(refusalMessage(serverLabel(server), r));
+        void showError(refusalMessage(serverLabel(server), r));
         return 'stop';
       }
       reviews.push({ e, review: r.review });

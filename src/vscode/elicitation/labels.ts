@@ -1,6 +1,6 @@
 /** How the requesting server and its message are named in every elicitation input. */
 import * as vscode from 'vscode';
-import { plainText, type ServerRef } from '../../core';
+import { plainText, unlinked, type ServerRef } from '../../core';
 
 /** `Title (name)` when the server has a distinct title (its own words, so cleaned), else its configured name. */
 export function serverLabel(server: ServerRef): string {
@@ -10,10 +10,11 @@ export function serverLabel(server: ServerRef): string {
 
 /**
  * One clean line: servers may send multi-line messages (a QuickInput title shows one) and hide text in
- * escapes, bidi or invisible characters; the one cleaner removes them.
+ * escapes, bidi or invisible characters; the one cleaner removes them. Unlinked too: these labels also
+ * reach notifications (and QuickInput titles of other kinds may render Markdown one day).
  */
 export function oneLine(text: string): string {
-  return plainText(text, { singleLine: true });
+  return unlinked(plainText(text, { singleLine: true }));
 }
 
 /** Title of a form step: names the server and shows its message. */

@@ -13,6 +13,7 @@ import { pickText } from '../pickText';
 import { chatExcludedServers } from '../chat/toolSettings';
 import { agentSnippet, type AgentKind } from './agentSnippets';
 import type { GatewayService } from './gatewayService';
+import { showInfo } from '../notify';
 
 type Item<T> = vscode.QuickPickItem & { value: T };
 
@@ -34,7 +35,7 @@ async function connectAgent(host: McpHost, service: GatewayService): Promise<voi
   const excluded = chatExcludedServers();
   const candidates = host.servers.filter(c => !c.declaration.disabled && !excluded.includes(c.name));
   if (!candidates.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server can be offered to a terminal agent: declare one, or enable one that is disabled or excluded from chat.'));
+    void showInfo(vscode.l10n.t('No MCP server can be offered to a terminal agent: declare one, or enable one that is disabled or excluded from chat.'));
     return;
   }
   const title = vscode.l10n.t('Connect a Terminal Agent');
@@ -77,7 +78,7 @@ async function connectAgent(host: McpHost, service: GatewayService): Promise<voi
   const doc = await vscode.workspace.openTextDocument({ language: snippet.language, content: snippet.content });
   await vscode.window.showTextDocument(doc, { preview: false });
   const revoke = vscode.l10n.t('Revoke');
-  void vscode.window.showInformationMessage(vscode.l10n.t('{0} can now reach {1} through MCP Host. The editor holds its address and token; it stops working when you revoke it or close this window.', agent.label, servers.join(', ')), revoke).then(choice => {
+  void showInfo(vscode.l10n.t('{0} can now reach {1} through MCP Host. The editor holds its address and token; it stops working when you revoke it or close this window.', agent.label, servers.join(', ')), revoke).then(choice => {
     if (choice === revoke) gateway.revoke(id);
   });
 }
@@ -85,7 +86,7 @@ async function connectAgent(host: McpHost, service: GatewayService): Promise<voi
 async function showAgents(service: GatewayService): Promise<void> {
   const gateway = service.current;
   if (!gateway?.agents.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No terminal agent is connected. Use "MCP: Connect a Terminal Agent…".'));
+    void showInfo(vscode.l10n.t('No terminal agent is connected. Use "MCP: Connect a Terminal Agent…".'));
     return;
   }
   const title = vscode.l10n.t('Connected Terminal Agents');

@@ -13,6 +13,7 @@ import {
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
 import { declareAndStart, type OnboardingContext } from './declareAndStart';
 import { declaredInputs, declaredServers, hasWorkspace, type Target } from './settingsWriter';
+import { showError } from '../notify';
 
 export type AddServerResult =
   | { readonly status: 'added'; readonly name: string; readonly target: Target; readonly state?: string; readonly message?: string }
@@ -178,7 +179,7 @@ export async function addServer(ctx: OnboardingContext): Promise<AddServerResult
       : { kind: 'http', name, url: state.url, headers: state.headers };
   const built = buildServer(answers, declaredInputs().map(i => (i as { id?: unknown }).id).filter((id): id is string => typeof id === 'string'));
   if (built.errors.length) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('The server was not added: {0}', built.errors.join(' ')));
+    void showError(vscode.l10n.t('The server was not added: {0}', built.errors.join(' ')));
     return { status: 'cancelled' };
   }
   const target = state.target ?? 'user';

@@ -10,6 +10,7 @@ import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { RegistryInstallRecords } from '../registry/installRecords';
 import { waitForStart, writeAdditions, type Additions, type Target } from './settingsWriter';
+import { showInfo, showWarning } from '../notify';
 
 /** What every way of adding a server needs of the extension (Add Server, imports, registry and link installs, bundles). */
 export interface OnboardingContext {
@@ -30,10 +31,10 @@ export async function declareAndStart(ctx: OnboardingContext, target: Target, na
   if (settled?.state === 'running') {
     const tools = ctx.controller.host.get(name)?.catalog.get('tools').length ?? 0;
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" is running with {1} tool(s).', name, tools), showLog)
+    void showInfo(vscode.l10n.t('MCP server "{0}" is running with {1} tool(s).', name, tools), showLog)
       .then(choice => { if (choice === showLog) ctx.logs.show(name); });
   } else if (target === 'workspace' && !vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" was added to the workspace settings; it starts once you trust this workspace.', name));
+    void showWarning(vscode.l10n.t('MCP server "{0}" was added to the workspace settings; it starts once you trust this workspace.', name));
   }
   return { state: settled?.state, message: settled?.message };
 }

@@ -14,6 +14,7 @@ import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInp
 import { askEntry, validateUrl } from './addServer';
 import type { OnboardingContext } from './declareAndStart';
 import { declaredInputs, declaredServers, describeDeclaration, writeAdditions } from './settingsWriter';
+import { showError, showInfo, showWarning } from '../notify';
 
 export type EditScope = 'user' | 'workspace' | 'folder';
 export type EditServerResult =
@@ -62,11 +63,11 @@ export async function editServer(ctx: OnboardingContext, name: string | undefine
     const message = file
       ? vscode.l10n.t('MCP server "{0}" comes from {1}, which MCP Host follows but does not edit: change it there.', name, file)
       : vscode.l10n.t('MCP server "{0}" is not declared in MCP Host\'s settings, so it cannot be edited here.', name);
-    void vscode.window.showInformationMessage(message, ...(file ? [open] : [])).then(c => { if (c === open && file) void vscode.window.showTextDocument(vscode.Uri.file(file)); });
+    void showInfo(message, ...(file ? [open] : [])).then(c => { if (c === open && file) void vscode.window.showTextDocument(vscode.Uri.file(file)); });
     return { status: 'notEditable', reason: file ? 'discovered' : 'unknown', ...(file ? { file } : {}) };
   }
   if (origin.scope !== 'user' && !vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" is declared by this workspace, which is not trusted: trust the workspace to edit its servers.', name));
+    void showWarning(vscode.l10n.t('MCP server "{0}" is declared by this workspace, which is not trusted: trust the workspace to edit its servers.', name));
     return { status: 'notEditable', reason: 'untrusted' };
   }
 
@@ -178,7 +179,7 @@ export async function editServer(ctx: OnboardingContext, name: string | undefine
   const review: InputStep = async input => {
     const r = result();
     if (r.errors.length) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: {0}', r.errors.join(' ')));
+      void showError(vscode.l10n.t('Not saved: {0}', r.errors.join(' ')));
       return form;
     }
     const before = JSON.stringify({ [name]: original }, null, 2);

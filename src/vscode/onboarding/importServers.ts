@@ -15,6 +15,7 @@ import {
 import { InputFlowAction, MultiStepInput, type InputStep } from '../multiStepInput';
 import type { OnboardingContext } from './declareAndStart';
 import { declaredInputs, declaredServers, describeDeclaration, hasWorkspace, writeAdditions, type Target } from './settingsWriter';
+import { showError, showInfo, showWarning } from '../notify';
 
 export interface ImportResult {
   readonly status: 'imported' | 'cancelled' | 'nothing';
@@ -96,7 +97,7 @@ export async function importServers(ctx: OnboardingContext, args?: ImportArgs | 
     const source = state.source!;
     const fileError = problemOfFile(source.result);
     if (fileError) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Nothing to import from {0}: {1}', tildify(source.uri.fsPath), fileError));
+      void showError(vscode.l10n.t('Nothing to import from {0}: {1}', tildify(source.uri.fsPath), fileError));
       if (first) throw InputFlowAction.cancel;
       throw InputFlowAction.back;
     }
@@ -180,7 +181,7 @@ export async function importServers(ctx: OnboardingContext, args?: ImportArgs | 
   const message = skipped.length
     ? vscode.l10n.t('Imported {0} MCP server(s) into {1} settings; {2} could not be imported.', servers.length, scopeLabel(target), skipped.length)
     : vscode.l10n.t('Imported {0} MCP server(s) into {1} settings.', servers.length, scopeLabel(target));
-  void (skipped.length ? vscode.window.showWarningMessage(message, showReport) : vscode.window.showInformationMessage(message, showReport)).then(async choice => {
+  void (skipped.length ? showWarning(message, showReport) : showInfo(message, showReport)).then(async choice => {
     if (choice === showReport) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: report }));
   });
   return { status: 'imported', imported: servers.map(s => s.name), skipped, target, report };

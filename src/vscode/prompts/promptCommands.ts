@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../core';
 import { parsePromptCommand, promptCommandIds, PromptError, type PromptRef } from '../../core/prompts';
 import { runPrompt, type PromptRunnerDeps, type RunPromptOutcome, type RunPromptRequest } from './runPrompt';
+import { showError } from '../notify';
 
 export const RUN_PROMPT_COMMAND = 'mcpHost.runPrompt';
 
@@ -18,7 +19,7 @@ export function registerPromptCommands(deps: PromptRunnerDeps): vscode.Disposabl
   const main = vscode.commands.registerCommand(RUN_PROMPT_COMMAND, (arg?: unknown) => {
     const req = toRequest(deps.host, arg);
     if (!(req instanceof PromptError)) return run(req);
-    void vscode.window.showErrorMessage(req.message);
+    void showError(req.message);
     return Promise.resolve<RunPromptOutcome>({ status: 'error', code: req.code, message: req.message });
   });
   return vscode.Disposable.from(main, registry);

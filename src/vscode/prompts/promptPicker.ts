@@ -8,6 +8,7 @@ import type { McpHost, Owned } from '../../core';
 import { argumentTitle, promptCommandIds } from '../../core/prompts';
 import type { Prompt } from '@modelcontextprotocol/client';
 import { plainText } from '../../core/text';
+import { showInfo } from '../notify';
 
 export interface PickedPrompt { readonly server: string; readonly prompt: Prompt; }
 
@@ -25,7 +26,7 @@ export function pickPrompt(host: McpHost, options: { server?: string; filter?: s
   const list = () => host.prompts.filter(p => !options.server || p.server === options.server);
   const starting = () => host.servers.some(s => s.state === 'starting' && (!options.server || s.name === options.server));
   if (!list().length && !starting()) {
-    void vscode.window.showInformationMessage(options.server
+    void showInfo(options.server
       ? vscode.l10n.t('MCP server "{0}" offers no prompts (or is not running).', options.server)
       : vscode.l10n.t('No running MCP server offers prompts.'));
     return Promise.resolve(undefined);
@@ -60,7 +61,7 @@ export function pickPrompt(host: McpHost, options: { server?: string; filter?: s
         const o = e.item.owned;
         if (!o) return;
         const id = [...promptCommandIds(host.prompts.map(p => ({ server: p.server, name: p.item.name })))].find(([, r]) => r.server === o.server && r.name === o.item.name)?.[0];
-        if (id) void vscode.env.clipboard.writeText(id).then(() => vscode.window.showInformationMessage(vscode.l10n.t('Copied "{0}". Use it as the command of a keybinding; "args" fill the prompt\'s arguments.', id)));
+        if (id) void vscode.env.clipboard.writeText(id).then(() => showInfo(vscode.l10n.t('Copied "{0}". Use it as the command of a keybinding; "args" fill the prompt\'s arguments.', id)));
       }),
       qp.onDidAccept(() => {
         const o = (qp.selectedItems[0] ?? qp.activeItems[0])?.owned;

@@ -11,6 +11,7 @@ import type { ServerLogs } from '../logs';
 import { askArgument } from './argumentQuickPick';
 import { configuredTarget, openInEditor, sendToChat, type PromptTarget } from './promptDelivery';
 import { pickPrompt, promptItemLabel } from './promptPicker';
+import { showError, showWarning } from '../notify';
 
 export interface RunPromptRequest {
   readonly server?: string;
@@ -87,7 +88,7 @@ export async function runPrompt(deps: PromptRunnerDeps, req: RunPromptRequest = 
         if (sent.dropped.length) reportDropped(deps, conn.name, label, sent.dropped, sent.attachments);
         return { ...base, openedIn: 'chat', chat: { query: sent.query, attachments: sent.attachments.map(u => u.toString()), dropped: sent.dropped } };
       } catch (e) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Chat is not available ({0}); the prompt opened in an editor instead.', e instanceof Error ? e.message : String(e)));
+        void showWarning(vscode.l10n.t('Chat is not available ({0}); the prompt opened in an editor instead.', e instanceof Error ? e.message : String(e)));
       }
     }
     const doc = await openInEditor(markdown, `${label} (${server})`);
@@ -113,7 +114,7 @@ function reportDropped(deps: PromptRunnerDeps, server: string, prompt: string, d
   const plain = (s: string) => s.replace(/[[\]]/g, '');
   const list = dropped.map(d => plain(d.path ?? d.uri)).join(', ');
   const files = attached.map(u => plain(u.path.split('/').pop() ?? u.path)).join(', ');
-  void vscode.window.showWarningMessage(files
+  void showWarning(files
     ? vscode.l10n.t('Prompt "{0}" of {1} linked files outside your workspace folders and the server\'s roots; they were not attached: {2}. Attached: {3}. Review the chat input before sending it.', plain(prompt), server, list, files)
     : vscode.l10n.t('Prompt "{0}" of {1} linked files outside your workspace folders and the server\'s roots; they were not attached: {2}. Review the chat input before sending it.', plain(prompt), server, list));
 }
@@ -121,7 +122,7 @@ function reportDropped(deps: PromptRunnerDeps, server: string, prompt: string, d
 function report(deps: PromptRunnerDeps, e: unknown): RunPromptOutcome {
   if (!(e instanceof PromptError)) {
     const message = vscode.l10n.t('Running the MCP prompt failed: {0}', e instanceof Error ? e.message : String(e));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'error', code: 'internal', message };
   }
   const server = e.server;
@@ -130,6 +131,6 @@ function report(deps: PromptRunnerDeps, e: unknown): RunPromptOutcome {
   if (e.code === 'not-running' && conn) actions.push({ title: vscode.l10n.t('Start Server'), run: () => conn.start() });
   if (e.code === 'unknown-server') actions.push({ title: vscode.l10n.t('Configure Servers'), run: () => vscode.commands.executeCommand('mcpHost.openSettings') });
   if (conn && (e.code === 'server-error' || e.code === 'not-running')) actions.push({ title: vscode.l10n.t('Show Log'), run: () => deps.logs.show(conn.name) });
-  void vscode.window.showErrorMessage(e.message, ...actions.map(a => a.title)).then(choice => actions.find(a => a.title === choice)?.run());
+  void showError(e.message, ...actions.map(a => a.title)).then(choice => actions.find(a => a.title === choice)?.run());
   return { status: 'error', code: e.code, message: e.message };
 }

@@ -14,6 +14,7 @@ import { declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { installWithConsent, type InstallResult } from './install';
 import { registryUrl } from './settings';
+import { showError } from '../notify';
 
 const DEBOUNCE_MS = 300;
 const PAGE_SIZE = 30;
@@ -37,7 +38,7 @@ export function entryRow(entry: RegistryEntry): RowItem {
 export async function browseRegistry(ctx: OnboardingContext): Promise<InstallResult> {
   let client: RegistryClient;
   try { client = new RegistryClient(registryUrl(ctx.controller.policy)); } catch (e) {
-    void vscode.window.showErrorMessage((e as Error).message);
+    void showError((e as Error).message);
     return { status: 'refused', message: (e as Error).message };
   }
   const entry = await pickEntry(client);
@@ -52,7 +53,7 @@ export async function installEntry(ctx: OnboardingContext, client: RegistryClien
   if (!usable.length) {
     const why = options.map(o => `${o.label}: ${o.unsupported}`).join('; ') || vscode.l10n.t('it lists no package and no remote');
     const message = vscode.l10n.t('"{0}" cannot be installed from the registry: {1}', pickText(entry.server.name), pickText(why));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   let option = usable[0];
@@ -66,7 +67,7 @@ export async function installEntry(ctx: OnboardingContext, client: RegistryClien
   const built = registryDeclaration(entry.server, option.choice, name, taken);
   if (built.errors.length) {
     const message = vscode.l10n.t('"{0}" was not installed: {1}', pickText(entry.server.name), pickText(built.errors.join(' ')));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   return installWithConsent(ctx, {
@@ -103,7 +104,7 @@ async function pickEntry(client: RegistryClient): Promise<RegistryEntry | undefi
       if (ctl.signal.aborted) return;
       const message = e instanceof RegistryError ? e.message : String(e);
       qp.items = [{ label: `$(error) ${vscode.l10n.t('The registry could not be searched')}`, detail: message, alwaysShow: true }];
-      if (e instanceof RegistryError && e.code === 'offline') void vscode.window.showErrorMessage(message);
+      if (e instanceof RegistryError && e.code === 'offline') void showError(message);
     } finally {
       if (request === ctl) qp.busy = false;
     }

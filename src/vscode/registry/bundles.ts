@@ -18,6 +18,7 @@ import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { configurationTarget, declaredInputs, declaredServers } from '../onboarding/settingsWriter';
 import { pickText } from '../pickText';
 import { installWithConsent, type InstallResult } from './install';
+import { showError, showInfo } from '../notify';
 
 export type BundleArg = vscode.Uri | string | { readonly path?: string; readonly uri?: string; readonly sha256?: string } | undefined;
 
@@ -42,7 +43,7 @@ export async function installBundle(ctx: OnboardingContext, root: string, arg: B
   if (!source) return { status: 'cancelled' };
   const refuse = (reason: string): InstallResult => {
     const message = vscode.l10n.t('The bundle {0} was not installed: {1}', path.basename(source.file), pickText(reason, 1000));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   };
   let opened;
@@ -74,7 +75,7 @@ export async function uninstallBundle(ctx: OnboardingContext, root: string, arg:
   const found = bundles.find(([n]) => n === name);
   if (!found) {
     const message = vscode.l10n.t('"{0}" is not an installed MCP bundle.', name);
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   const [, where] = found;
@@ -90,7 +91,7 @@ export async function uninstallBundle(ctx: OnboardingContext, root: string, arg:
   }
   await ctx.controller.reload();
   await removeBundle(root, bundleFolder(where.declaration)!);
-  void vscode.window.showInformationMessage(vscode.l10n.t('MCP bundle "{0}" was uninstalled.', name));
+  void showInfo(vscode.l10n.t('MCP bundle "{0}" was uninstalled.', name));
   return { status: 'uninstalled' };
 }
 

@@ -11,13 +11,14 @@ import { browseRegistry, installEntry } from './browser';
 import { registerBundles } from './bundles';
 import { freeServerName, installWithConsent, type InstallResult } from './install';
 import { registryUrl } from './settings';
+import { showError } from '../notify';
 
 export const INSTALL_LINK_PATH = '/install';
 
 export async function installRequested(ctx: OnboardingContext, parsed: ParsedInstallRequest, source: string): Promise<InstallResult> {
   if (!parsed.request) {
     const message = vscode.l10n.t('The request to install an MCP server was refused: {0}', pickText(parsed.error));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   const r = parsed.request;
@@ -27,7 +28,7 @@ export async function installRequested(ctx: OnboardingContext, parsed: ParsedIns
       return await installEntry(ctx, client, await client.server(r.registryName, r.version));
     } catch (e) {
       const message = (e as Error).message;
-      void vscode.window.showErrorMessage(message);
+      void showError(message);
       return { status: 'refused', message };
     }
   }

@@ -15,6 +15,7 @@ import type { OnboardingContext } from '../onboarding/declareAndStart';
 import { declareAndStart } from '../onboarding/declareAndStart';
 import { declaredServers, type Target } from '../onboarding/settingsWriter';
 import { confirmInstall } from './installConsent';
+import { showError } from '../notify';
 
 export type InstallResult =
   | { readonly status: 'installed'; readonly name: string; readonly target: Target; readonly state?: string; readonly message?: string }
@@ -45,7 +46,7 @@ export async function installWithConsent(ctx: OnboardingContext, item: Installab
     const message = vscode.l10n.t(
       'MCP server "{0}" was not installed: {1} contains invisible or control characters, so it cannot be shown as it would run.',
       plainText(item.name, { singleLine: true }), hidden.join(', '));
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   const target = await confirmInstall(item);
@@ -53,7 +54,7 @@ export async function installWithConsent(ctx: OnboardingContext, item: Installab
   const name = item.name;
   try { await item.prepare?.(); } catch (e) {
     const message = vscode.l10n.t('MCP server "{0}" was not installed: {1}', name, (e as Error).message);
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { status: 'refused', message };
   }
   // Recorded before the declaration is written, so the start it triggers finds it (a registryOnly policy admits only recorded installs).

@@ -14,6 +14,7 @@ import type { ResourcesTreeData, ResourceTreeNode } from './resourcesTree';
 import type { ResourcesView } from './resourcesView';
 import { fillTemplate } from './templateFill';
 import { quickPickAsk } from './templatePicker';
+import { showError, showInfo } from '../notify';
 
 export interface ResourceCommandContext {
   readonly host: McpHost;
@@ -60,7 +61,7 @@ export const resourceCommandTable: Record<string, Handler> = {
   'mcpHost.attachResourcesToChat': async (ctx, arg, selection) => {
     const targets = resolveTargets(ctx, arg, selection, true);
     if (!targets?.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Select one or more resources in the MCP Resources view to attach them to chat.'));
+      void showInfo(vscode.l10n.t('Select one or more resources in the MCP Resources view to attach them to chat.'));
       return [];
     }
     return attachToChat(ctx.fs, targets);
@@ -127,7 +128,7 @@ function resolveTemplate(ctx: ResourceCommandContext, arg: unknown): PickedTempl
   const a = arg as TemplateArg | undefined;
   if (a && typeof a.server === 'string' && typeof a.uriTemplate === 'string') {
     const conn = ctx.host.get(a.server);
-    if (!conn) { void vscode.window.showErrorMessage(vscode.l10n.t('No MCP server named "{0}" is configured.', a.server)); return undefined; }
+    if (!conn) { void showError(vscode.l10n.t('No MCP server named "{0}" is configured.', a.server)); return undefined; }
     const template = conn.catalog.get('resourceTemplates').find(t => t.uriTemplate === a.uriTemplate) ?? { name: a.uriTemplate, uriTemplate: a.uriTemplate };
     return { conn, template, values: a.values };
   }
@@ -146,7 +147,7 @@ async function pickResource(ctx: ResourceCommandContext): Promise<ResourceTarget
     for (const r of list) items.push({ label: pickText(r.title || r.name), description: pickText(r.uri), detail: r.description ? pickText(r.description) : undefined, target: { server: conn.name, uri: r.uri, name: r.name, mimeType: r.mimeType } });
   }
   if (!items.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server offers resources right now.'));
+    void showInfo(vscode.l10n.t('No MCP server offers resources right now.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open MCP Resource'), placeHolder: vscode.l10n.t('Type to search resources by name or URI'), matchOnDescription: true });
@@ -163,7 +164,7 @@ async function pickTemplate(ctx: ResourceCommandContext): Promise<PickedTemplate
     for (const t of list) items.push({ label: pickText(t.title || t.name), description: pickText(t.uriTemplate), detail: t.description ? pickText(t.description) : undefined, choice: { conn, template: t } });
   }
   if (!items.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server offers resource templates right now.'));
+    void showInfo(vscode.l10n.t('No MCP server offers resource templates right now.'));
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open MCP Resource Template'), matchOnDescription: true }))?.choice;

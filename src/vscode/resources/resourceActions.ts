@@ -9,6 +9,7 @@ import { describeParts, contentBytes, type ContentPart } from './contents';
 import { fileNameFor, formatSize, languageForMime } from './mime';
 import type { ResourceFileSystem } from './resourceFileSystem';
 import { toFileSystemError } from './resourceFileSystem';
+import { showError, showInfo } from '../notify';
 
 /** A resource to act on: its server and URI, plus what the listing said about it. */
 export interface ResourceTarget {
@@ -35,11 +36,11 @@ export async function openResource(fs: ResourceFileSystem, target: ResourceTarge
   try {
     parts = describeParts(await fs.read(target.server, target.uri), target.uri, target);
   } catch (e) {
-    void vscode.window.showErrorMessage(notified(toFileSystemError(e, { server: target.server, uri: target.uri, part: 0 }).message));
+    void showError(notified(toFileSystemError(e, { server: target.server, uri: target.uri, part: 0 }).message));
     return [];
   }
   if (!parts.length) {
-    void vscode.window.showInformationMessage(notified(vscode.l10n.t('{0} returned no content for {1}.', target.server, target.uri)));
+    void showInfo(notified(vscode.l10n.t('{0} returned no content for {1}.', target.server, target.uri)));
     return [];
   }
   let chosen = parts;
@@ -77,11 +78,11 @@ function offerBinary(fs: ResourceFileSystem, target: ResourceTarget, part: Conte
   const open = vscode.l10n.t('Open Anyway');
   void fs.read(target.server, target.uri).then(result => {
     const size = formatSize(contentBytes(result.contents[part.index]).byteLength);
-    return vscode.window.showInformationMessage(notified(vscode.l10n.t('{0} is binary data ({1}, {2}). Save it to open it with another program.', part.fileName, part.mimeType ?? vscode.l10n.t('unknown type'), size ?? '?')), save, open);
+    return showInfo(notified(vscode.l10n.t('{0} is binary data ({1}, {2}). Save it to open it with another program.', part.fileName, part.mimeType ?? vscode.l10n.t('unknown type'), size ?? '?')), save, open);
   }).then(choice => {
     if (choice === save) return saveResources(fs, [target]);
     if (choice === open) return vscode.commands.executeCommand('vscode.open', uri);
-  }, e => vscode.window.showErrorMessage(notified(e instanceof Error ? e.message : String(e))));
+  }, e => showError(notified(e instanceof Error ? e.message : String(e))));
 }
 
 /**
@@ -96,7 +97,7 @@ export async function saveResources(fs: ResourceFileSystem, targets: readonly Re
       const result = await fs.read(t.server, t.uri);
       for (const part of describeParts(result, t.uri, t)) items.push({ part, bytes: contentBytes(result.contents[part.index]) });
     } catch (e) {
-      void vscode.window.showErrorMessage(notified(toFileSystemError(e, { server: t.server, uri: t.uri, part: 0 }).message));
+      void showError(notified(toFileSystemError(e, { server: t.server, uri: t.uri, part: 0 }).message));
       return [];
     }
   }
@@ -137,7 +138,7 @@ function announceSaved(files: vscode.Uri[]): void {
   const msg = files.length === 1
     ? notified(vscode.l10n.t('Saved {0}.', vscode.workspace.asRelativePath(files[0])))
     : vscode.l10n.t('Saved {0} files.', files.length);
-  void vscode.window.showInformationMessage(msg, open).then(c => { if (c === open) void vscode.commands.executeCommand('vscode.open', files[0]); });
+  void showInfo(msg, open).then(c => { if (c === open) void vscode.commands.executeCommand('vscode.open', files[0]); });
 }
 
 async function isFolder(uri: vscode.Uri): Promise<boolean> {

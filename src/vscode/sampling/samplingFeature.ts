@@ -12,6 +12,7 @@ import { LanguageModelPort } from './languageModelPort';
 import { SamplingDocuments } from './samplingDocuments';
 import { SamplingPrompts } from './samplingPrompts';
 import { openSamplingSettings, readSamplingSettings } from './samplingSettings';
+import { showWarning } from '../notify';
 
 export const SHOW_SAMPLING_LOG = 'mcpHost.showSamplingLog';
 
@@ -49,7 +50,7 @@ export class SamplingFeature implements vscode.Disposable {
     const { problems } = readSamplingSettings();
     if (!problems.length) return;
     const open = vscode.l10n.t('Open Settings');
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP sampling settings: {0} Safe defaults apply (policy "ask").', problems.join(' ')), open)
+    void showWarning(vscode.l10n.t('MCP sampling settings: {0} Safe defaults apply (policy "ask").', problems.join(' ')), open)
       .then(choice => { if (choice === open) void openSamplingSettings(); });
   }
 

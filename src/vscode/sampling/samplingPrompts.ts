@@ -16,6 +16,7 @@ import type { ServerRef } from '../../core';
 import { pickText } from '../pickText';
 import type { SamplingDocuments } from './samplingDocuments';
 import { openSamplingSettings } from './samplingSettings';
+import { showError, showWarning } from '../notify';
 
 type ItemOf<A> = vscode.QuickPickItem & { action?: A };
 const separator = <A>(label: string): ItemOf<A> => ({ label, kind: vscode.QuickPickItemKind.Separator });
@@ -114,7 +115,7 @@ export class SamplingPrompts implements SamplingUiPort {
 
   notifyNoModel(server: ServerRef, message: string): void {
     const settings = vscode.l10n.t('Open Settings'), log = vscode.l10n.t('Show Log');
-    void vscode.window.showWarningMessage(
+    void showWarning(
       vscode.l10n.t('MCP server "{0}" asked for a language model. {1} Install and sign in to a language model provider (such as GitHub Copilot Chat), or change "allowedModels" / "defaultModel" for this server in the setting mcpHost.sampling.', server.name, message),
       settings, log,
     ).then(choice => {
@@ -133,7 +134,7 @@ export class SamplingPrompts implements SamplingUiPort {
       json = text;
       const parsed = parseEditedRequest(params, text);
       if (typeof parsed !== 'string') return parsed;
-      void vscode.window.showErrorMessage(vscode.l10n.t('The edited request is not valid: {0}', parsed));
+      void showError(vscode.l10n.t('The edited request is not valid: {0}', parsed));
     }
   }
 

@@ -11,6 +11,7 @@ import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, un
 import type { ToolInvoker } from '../chat/toolInvoker';
 import { runFormFlow } from '../elicitation/formFlow';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
+import { showError, showInfo, showWarning } from '../notify';
 
 export const TOOL_RUN_SCHEME = 'mcp-tool-run';
 const KEEP_EXCHANGES = 50;
@@ -56,7 +57,7 @@ export class ToolRunner implements vscode.Disposable {
     const plan = planForm(tool.inputSchema);
     if (!plan.ok) {
       // The tool's name is the server's: no link of it in the notification.
-      void vscode.window.showInformationMessage(unlinked(plainText(vscode.l10n.t('The arguments of "{0}" do not fit a form ({1}); edit them as JSON and run them from the editor.', tool.name, plan.reason), { singleLine: true, maxLength: 600 })));
+      void showInfo(unlinked(plainText(vscode.l10n.t('The arguments of "{0}" do not fit a form ({1}); edit them as JSON and run them from the editor.', tool.name, plan.reason), { singleLine: true, maxLength: 600 })));
       await this.openDraft({ server, tool: tool.name });
       return undefined;
     }
@@ -95,22 +96,22 @@ export class ToolRunner implements vscode.Disposable {
   async runDraft(uri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
     const target = uri && this.drafts.get(uri.toString());
     if (!uri || !target) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('This editor does not hold the arguments of an MCP tool. Use "Run Tool with JSON…" on a tool in the Servers view.'));
+      void showWarning(vscode.l10n.t('This editor does not hold the arguments of an MCP tool. Use "Run Tool with JSON…" on a tool in the Servers view.'));
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
     let args: unknown;
     try { args = JSON.parse(doc.getText()); } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The arguments are not valid JSON: {0}', e instanceof Error ? e.message : String(e)));
+      void showError(vscode.l10n.t('The arguments are not valid JSON: {0}', e instanceof Error ? e.message : String(e)));
       return undefined;
     }
     if (!args || typeof args !== 'object' || Array.isArray(args)) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The arguments must be a JSON object, such as {"text": "hello"}.'));
+      void showError(vscode.l10n.t('The arguments must be a JSON object, such as {"text": "hello"}.'));
       return undefined;
     }
     const tool = this.host.get(target.server)?.tool(target.tool);
     if (!tool) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Server "{0}" has no tool named "{1}" now.', target.server, target.tool));
+      void showError(vscode.l10n.t('Server "{0}" has no tool named "{1}" now.', target.server, target.tool));
       return undefined;
     }
     return this.execute(target.server, tool, args as Record<string, unknown>);
@@ -132,7 +133,7 @@ export class ToolRunner implements vscode.Disposable {
   private async showExchange(uri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
     const json = uri?.scheme === TOOL_RUN_SCHEME ? this.exchanges.get(uri.path) : undefined;
     if (!json) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('No tool run is shown in this editor.'));
+      void showWarning(vscode.l10n.t('No tool run is shown in this editor.'));
       return undefined;
     }
     return (await this.documents.show('exchange.json', json)).document.uri;
@@ -147,13 +148,13 @@ export class ToolRunner implements vscode.Disposable {
       if (conn && conn.state !== 'running') await conn.ready({}, 'tools/call').catch(() => undefined);
       const tool = conn?.tool(t.tool);
       if (!tool) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Server "{0}" has no tool named "{1}".', t.server, t.tool));
+        void showError(vscode.l10n.t('Server "{0}" has no tool named "{1}".', t.server, t.tool));
         return undefined;
       }
       return { server: t.server, tool };
     }
     const items = this.host.tools.map(o => ({ label: label(o.item.title ?? o.item.name), description: o.server, detail: o.item.description ? label(o.item.description) : undefined, server: o.server, tool: o.item }));
-    if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('No MCP tools are available.')); return undefined; }
+    if (!items.length) { void showInfo(vscode.l10n.t('No MCP tools are available.')); return undefined; }
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Run MCP Tool'), placeHolder: vscode.l10n.t('Pick a tool to run'), matchOnDescription: true });
     return picked ? { server: picked.server, tool: picked.tool } : undefined;
   }

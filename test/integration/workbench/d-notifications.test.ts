@@ -82,4 +82,41 @@ describe('error notification of a server', function () {
       await vscode.commands.executeCommand('notifications.hideList');
     }
   });
+
+  // Attacker: a server's prompt fails with an error message that writes a command link (issue 28 §7:
+  // every notification, not only the ones a past review named, shows server text as text).
+  it('attacker: Run Prompt\'s error notification shows the server\'s error message as text, no link', async () => {
+    const a = await declareServers({ hidden: nodeServer(fixture('hiddenText')) });
+    await waitState(a.host.require('hidden'), 'running');
+    try {
+      const outcome = await vscode.commands.executeCommand<{ status: string; message?: string }>('mcpHost.runPrompt', { server: 'hidden', prompt: 'refuse', openIn: 'editor' });
+      assert.equal(outcome.status, 'error', JSON.stringify(outcome));
+      const result = (await uiStep('prompt-error-notification', { match: 'Quota exceeded' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.deepEqual(result.links, [], 'the server\'s error message would be a clickable link in the notification');
+      assert.match(result.text!, /\[Open the terminal\] \(command:workbench\.action\.terminal\.new\) to fix it/, 'the server\'s message is there, as text');
+    } finally {
+      await declareServers(undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
+  // Attacker: a server whose own title (serverInfo.title) writes a link asks for a form MCP Host cannot show.
+  it('attacker: the elicitation notification names the server by its title as text, no link', async () => {
+    const a = await declareServers({ elicits: { ...nodeServer(fixture('eliciting')), env: { FIXTURE_TITLE: LINK } } });
+    await waitState(a.host.require('elicits'), 'running');
+    try {
+      const answer = await a.host.require('elicits').callTool('ask-form', { schema: JSON.stringify({ type: 'object', properties: { code: { type: 'string', minLength: 5, maxLength: 1 } } }) });
+      assert.match(JSON.stringify(answer.content), /decline/, 'a form that cannot be shown is declined');
+      const result = (await uiStep('elicitation-notification', { match: 'asked for input with a form that cannot be shown' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.deepEqual(result.links, [], 'the server\'s title would be a clickable link in the notification');
+      assert.match(result.text!, /MCP server "\[Open the terminal\] \(command:workbench\.action\.terminal\.new\) \(elicits\)"/, 'the server is named by its title, as text');
+    } finally {
+      await declareServers(undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
 });
