@@ -3,8 +3,8 @@
 // client served by MCP Host's gateway) against both. Printed and recorded, never asserted.
 //
 // MCP Host is installed from its production .vsix into the test rig's code-server; the fixture server
-// test/fixtures/servers/crashing.ts (tool `echo`) is declared as `echo` both in `mcpHost.servers` and in
-// VS Code's `mcp` user setting. VS Code's global auto-approve (setting + test-mode context key, set by
+// test/fixtures/servers/crashing.ts (tool `echo`) is declared as `echo` in `mcpHost.servers` and as
+// `builtinEcho` in VS Code's `mcp` user setting. VS Code's global auto-approve (setting + test-mode context key, set by
 // the entry) lets the built-in tool run without a dialog; `mcpHost.tools.autoApprove: ["echo/echo"]`
 // does the same for ours (our per-tool consent still runs: it finds the approval bound to the tool's
 // definition). test/bench/builtinEntry.ts does the calls: a warm-up, then pairs in alternating order.
@@ -46,7 +46,8 @@ try {
       settings: {
         'mcpHost.servers': { echo: server },
         'mcpHost.tools.autoApprove': ['echo/echo'],
-        mcp: { servers: { echo: { type: 'stdio', ...server } } },
+        // Another name than ours: VS Code names tools after the server's label, and our native definition is labelled `echo`.
+        mcp: { servers: { builtinEcho: { type: 'stdio', ...server } } },
         'chat.tools.global.autoApprove': true,
       },
       log: () => {},

@@ -1,6 +1,6 @@
 // extensionTestsPath of the built-in comparison (test/bench/builtin.mjs): runs in the extension host of a
 // VS Code where MCP Host is installed from its production .vsix and the same stdio server is declared
-// twice, as `echo` in `mcpHost.servers` and as `echo` in VS Code's own `mcp` setting. Starts the built-in
+// twice, as `echo` in `mcpHost.servers` and as `builtinEcho` in VS Code's own `mcp` setting. Starts the built-in
 // one, then times `vscode.lm.invokeTool` of our `mcpHost_callTool` against the built-in host's tool for
 // the same server tool, and the same tool through MCP Host's native route (VS Code's MCP client talking to
 // MCP Host's gateway), interleaved (the order changes every round), after a warm-up. Also times our
@@ -17,6 +17,8 @@ import type { McpHostApi } from '../../src/vscode/api';
 import { finishEntry } from './entryResult';
 
 const SERVER = 'echo';
+/** The same server in VS Code's own `mcp` setting (test/bench/builtin.mjs). */
+const BUILTIN_SERVER = 'builtinEcho';
 const TOOL = 'echo';
 const WARMUP = Number(process.env.MCP_HOST_BENCH_WARMUP ?? 20);
 const CALLS = Number(process.env.MCP_HOST_BENCH_CALLS ?? 100);
@@ -103,9 +105,11 @@ async function measure(): Promise<BuiltinSample> {
     // started by the remote extension host. VS Code reads it some time after startup and says nothing
     // when it has; until then starting the server is a no-op (and '*' may fail with "No delegate found"),
     // so: start it until its tools are there.
-    const builtinToolName = () => vscode.lm.tools.find(t => !t.name.startsWith('mcpHost') && t.name !== NOOP && /(^|_)echo$/.test(t.name))?.name;
-    const builtinTool = await until('the built-in host to start `echo` and list its tools', async () => {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', 'mcp.config.usrremote.echo', { autoTrustChanges: true, waitForLiveTools: true });
+    // The built-in copy is named builtinEcho: VS Code names an MCP tool after its server's label, and our native
+    // definition of `echo` is labelled `echo`, so the same name on both sides made the two tools indistinguishable.
+    const builtinToolName = () => vscode.lm.tools.find(t => t.name.startsWith('mcp_') && /builtin/i.test(t.name) && /_echo$/.test(t.name))?.name;
+    const builtinTool = await until('the built-in host to start `builtinEcho` and list its tools', async () => {
+      await vscode.commands.executeCommand('workbench.mcp.startServer', `mcp.config.usrremote.${BUILTIN_SERVER}`, { autoTrustChanges: true, waitForLiveTools: true });
       return builtinToolName();
     });
 
@@ -113,7 +117,7 @@ async function measure(): Promise<BuiltinSample> {
     // client reaches it through MCP Host's gateway. echo/echo is approved in MCP Host, so it is listed readOnlyHint.
     const t0 = performance.now();
     await vscode.commands.executeCommand('workbench.mcp.startServer', 'mcp-host.mcp-host/echo', { waitForLiveTools: false });
-    const nativeTool = await until('the native route to list `echo`', () => vscode.lm.tools.find(t => t.name !== builtinTool && t.name.startsWith('mcp_') && /_echo$/.test(t.name))?.name, 60_000);
+    const nativeTool = await until('the native route to list `echo`', () => vscode.lm.tools.find(t => t.name !== builtinTool && t.name.startsWith('mcp_') && !/builtin/i.test(t.name) && /_echo$/.test(t.name))?.name, 60_000);
     const nativeToolsMs = performance.now() - t0;
 
     const token = new vscode.CancellationTokenSource().token;

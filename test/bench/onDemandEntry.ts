@@ -159,7 +159,8 @@ async function chatTurn(): Promise<ChatFigure> {
   await vscode.extensions.getExtension('mcp-host-test.scripted-lm')?.activate();
   await vscode.commands.executeCommand('workbench.action.chat.open', { modelSelector: model });
   await vscode.commands.executeCommand('mcpHostTest.lm.reset');
-  await vscode.commands.executeCommand('mcpHostTest.lm.script', CHAT_USED.map((s, i) => ({ toolCall: { name: `${s}_echo`, input: { text: `from ${s}` }, callId: `c${i}` } })), 'done');
+  // One list of responses (the command takes one argument): the first answers with both tool calls, the second is the final text.
+  await vscode.commands.executeCommand('mcpHostTest.lm.script', [CHAT_USED.map((s, i) => ({ toolCall: { name: `${s}_echo`, input: { text: `from ${s}` }, callId: `c${i}` } })), 'done']);
   await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp echo through two of the servers', modelSelector: model });
   const reqs = await until('the model\'s second request (after the tool calls)', async () => {
     const r = await vscode.commands.executeCommand<Recorded[]>('mcpHostTest.lm.requests');
