@@ -13,6 +13,7 @@
  * ```
  */
 import * as vscode from 'vscode';
+import { inputBoxText } from './notify';
 
 /** Thrown by `showQuickPick`/`showInputBox` to steer the flow; a step may also throw them itself. */
 export class InputFlowAction {
@@ -193,7 +194,8 @@ export class MultiStepInput {
         const input = vscode.window.createInputBox();
         this.setCommon(input, p);
         input.value = p.value;
-        input.prompt = p.prompt;
+        // VS Code renders the prompt and the validation message with live links: both may quote a server's text.
+        input.prompt = inputBoxText(p.prompt);
         input.placeholder = p.placeholder;
         input.password = p.password ?? false;
         // Only the newest validation may set the message (results of older keystrokes arrive late).
@@ -202,7 +204,7 @@ export class MultiStepInput {
           const current = Promise.resolve(p.validate(text));
           latest = current;
           const result = await current;
-          if (current === latest) input.validationMessage = result;
+          if (current === latest) input.validationMessage = typeof result === 'object' ? { ...result, message: inputBoxText(result.message) } : inputBoxText(result);
           return result;
         };
         disposables.push(

@@ -1,9 +1,12 @@
 /**
- * Every notification the extension shows goes through here. VS Code renders `[label](target)` in a
+ * Every notification the extension shows goes through here (messages and progress), and so does the
+ * text of every InputBox's `prompt` and validation message. VS Code renders `[label](target)` in a
  * notification as a link and opens it on click — `command:` links run a command with the link's
  * arguments — and our messages quote text that servers, registries, bundles and imported files chose
  * (an error message, a title, a package name). Cleaning at each call site missed some; cleaning here
- * covers all of them, and a unit test refuses `window.show*Message` anywhere else in `src/`.
+ * covers all of them, and a unit test refuses `window.show*Message` and `window.withProgress` anywhere
+ * else in `src/` (and InputBoxes outside multiStepInput.ts). VS Code renders an InputBox's prompt and
+ * validation message with live `command:` links too, and a progress title after stripping `$(icons)`.
  * No message of ours writes a link on purpose, so nothing is lost.
  */
 import * as vscode from 'vscode';
@@ -51,4 +54,22 @@ export function showInfo<T extends Item>(message: string, ...items: T[]): Thenab
 export function showInfo<T extends Item>(message: string, options: vscode.MessageOptions, ...items: T[]): Thenable<T | undefined>;
 export function showInfo(message: string, ...rest: unknown[]): Thenable<unknown> {
   return show(vscode.window.showInformationMessage as Show, message, rest);
+}
+
+/** An InputBox's `prompt` or validation message as VS Code may render it (with live links): cleaned and unlinked. */
+export function inputBoxText(text: string): string;
+export function inputBoxText(text: string | undefined): string | undefined;
+export function inputBoxText(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : notificationText(text, MAX_MESSAGE);
+}
+
+/**
+ * `window.withProgress` whose title and reported messages are cleaned and unlinked: a notification
+ * progress shows them like a message (a tool's title, a server's name and its own progress text).
+ */
+export function withProgress<R>(options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>): Thenable<R> {
+  const clean = options.title === undefined ? options : { ...options, title: notificationText(options.title) };
+  return vscode.window.withProgress(clean, (progress, token) => task({
+    report: value => progress.report(value.message === undefined ? value : { ...value, message: notificationText(value.message) }),
+  }, token));
 }

@@ -46,8 +46,9 @@ try {
       settings: {
         'mcpHost.servers': { echo: server },
         'mcpHost.tools.autoApprove': ['echo/echo'],
-        // Another name than ours: VS Code names tools after the server's label, and our native definition is labelled `echo`.
-        mcp: { servers: { builtinEcho: { type: 'stdio', ...server } } },
+        // Another serverInfo name than ours: VS Code names a server's tools after it (mcp_fixture-crash_echo), so
+        // two copies of the same fixture gave one tool name for both routes.
+        mcp: { servers: { builtinEcho: { type: 'stdio', ...server, env: { FIXTURE_SERVER_NAME: 'builtin-echo' } } } },
         'chat.tools.global.autoApprove': true,
       },
       log: () => {},

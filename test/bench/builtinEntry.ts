@@ -52,7 +52,8 @@ async function until<T>(what: string, get: () => T | undefined | Promise<T | und
   for (;;) {
     const v = await get();
     if (v !== undefined) return v;
-    if (Date.now() - t > ms) throw new Error(`timed out waiting for ${what}`);
+    // The tools VS Code lists say why a tool was not found (its naming, or nothing started).
+    if (Date.now() - t > ms) throw new Error(`timed out waiting for ${what} (tools: ${vscode.lm.tools.map(x => x.name).filter(n => !n.startsWith('copilot')).join(', ').slice(0, 1500)})`);
     await new Promise(r => setTimeout(r, 20));
   }
 }
@@ -105,8 +106,8 @@ async function measure(): Promise<BuiltinSample> {
     // started by the remote extension host. VS Code reads it some time after startup and says nothing
     // when it has; until then starting the server is a no-op (and '*' may fail with "No delegate found"),
     // so: start it until its tools are there.
-    // The built-in copy is named builtinEcho: VS Code names an MCP tool after its server's label, and our native
-    // definition of `echo` is labelled `echo`, so the same name on both sides made the two tools indistinguishable.
+    // The built-in copy calls itself builtin-echo in serverInfo (test/bench/builtin.mjs): VS Code names an MCP
+    // tool after its server's serverInfo name, so two copies of the fixture made one name for both routes.
     const builtinToolName = () => vscode.lm.tools.find(t => t.name.startsWith('mcp_') && /builtin/i.test(t.name) && /_echo$/.test(t.name))?.name;
     const builtinTool = await until('the built-in host to start `builtinEcho` and list its tools', async () => {
       await vscode.commands.executeCommand('workbench.mcp.startServer', `mcp.config.usrremote.${BUILTIN_SERVER}`, { autoTrustChanges: true, waitForLiveTools: true });

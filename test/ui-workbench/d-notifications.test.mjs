@@ -91,4 +91,34 @@ describe('error notification in the workbench (Playwright)', function () {
   it('the Run Prompt error notification, as a person reads it: no link', () => readNotification('prompt-error-notification'));
 
   it('the elicitation notification, as a person reads it: no link', () => readNotification('elicitation-notification'));
+
+  it('the Run Tool progress notification, as a person reads it: no link', () => readNotification('progress-notification'));
+
+  it('the elicitation InputBox (notification suite) is on screen before its validation message is read', async () => {
+    await waitForStep('validation-box-shown', 170_000);
+    try {
+      await workbench.page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 20_000 });
+      await stepDone('validation-box-shown', {});
+    } catch (e) {
+      await stepDone('validation-box-shown', { error: String(e) });
+      throw e;
+    }
+  });
+
+  it('the elicitation InputBox\'s validation message (notification suite), as a person reads it: no link', async () => {
+    await waitForStep('validation-message', 170_000);
+    const { page } = workbench;
+    try {
+      const message = page.locator('.quick-input-widget .quick-input-message');
+      await page.waitForFunction(() => /is required/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''), undefined, { timeout: 20_000 });
+      const text = await message.evaluate(e => e.textContent ?? '');
+      const links = await message.locator('a').evaluateAll(as => as.map(a => a.outerHTML));
+      await screenshot('validation-message');
+      await stepDone('validation-message', { text, links });
+    } catch (e) {
+      await screenshot('validation-message-failure').catch(() => undefined);
+      await stepDone('validation-message', { error: String(e) });
+      throw e;
+    }
+  });
 });

@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { VariableContext } from '../../src/core';
+import { parseServers, type VariableContext } from '../../src/core';
+import { workspaceVariableValues } from '../../src/core/config/trust';
 import { createTestHost, fixtureServer, node, text } from './helpers';
 
 describe('a server that runs in the launch folder restarts when the folder moves (issue 28.3)', function () {
@@ -94,5 +95,16 @@ describe('a server that runs in the launch folder restarts when the folder moves
       fs.rmSync(a, { recursive: true, force: true });
       fs.rmSync(b, { recursive: true, force: true });
     }
+  });
+
+  // Found by an outside attack: `auth` fields are substituted like headers, so a folder they name is part of the running key.
+  it('ATTACKER: a folder named in a remote server\'s headers, URL or auth (clientId) is part of what keeps it running', () => {
+    const [decl] = parseServers({ remote: { type: 'http', url: 'https://mcp.example.com/${workspaceFolderBasename}', headers: { 'X-Root': '${workspaceFolder:b}' }, auth: { grant: 'client_credentials', clientId: 'client-${workspaceFolderBasename}', clientSecret: '${input:secret}' } } }).servers;
+    const values = (folders: { name: string; path: string }[]) => workspaceVariableValues(decl, folders);
+    const a = { name: 'a', path: '/w/a' }, b = { name: 'b', path: '/w/b' };
+    assert.deepEqual(values([a, b]), ['workspaceFolderBasename=a', 'workspaceFolder:b=/w/b', 'workspaceFolderBasename=a']);
+    assert.notDeepEqual(values([b, a]), values([a, b]), 'another first folder: another URL and client ID');
+    const [plain] = parseServers({ remote: { type: 'http', url: 'https://mcp.example.com/mcp', auth: { grant: 'client_credentials', clientId: 'fixed', clientSecret: '${input:secret}' } } }).servers;
+    assert.deepEqual(workspaceVariableValues(plain, [a, b]), [], 'no folder named: nothing to follow');
   });
 });

@@ -82,4 +82,16 @@ describe('text: unlinked', () => {
     }
     assert.equal(unlinked('see [docs] and (this)'), 'see [docs] and (this)', 'text that is no link stays as written');
   });
+
+  // Found by an outside attack: VS Code strips `$(icon)` from a progress notification's title before it
+  // looks for links, so a codicon between `]` and `(` (here in a server name) joined them in the notification.
+  it('attacker: a codicon between `]` and `(` does not join them once VS Code strips icons (progress titles)', () => {
+    const stripIcons = (t: string) => t.replace(/\$\([A-Za-z0-9-]+(?:~[A-Za-z0-9-]+)?\)/g, '');
+    for (const icon of ['$(lock)', '$(sync~spin)', ' $(x) $(y) ', '$(a)\u200b$(b)']) {
+      const hostile = `[Continue]${icon}(command:workbench.action.terminal.new)`;
+      assert.doesNotMatch(stripIcons(unlinked(hostile)), NOTIFICATION_LINK, JSON.stringify(icon));
+      assert.doesNotMatch(stripIcons(plainText(unlinked(hostile))), NOTIFICATION_LINK, JSON.stringify(icon));
+    }
+    assert.equal(unlinked('$(lock) [a] $(x) b'), '$(lock) [a] $(x) b', 'icons elsewhere stay as written');
+  });
 });

@@ -65,6 +65,8 @@ describe('workspace trust: resolving a start', () => {
       [{ command: 'tools/run', cwd: 'sub', envFile: '.env' }, ['command', 'cwd', 'envFile']],
       [{ url: 'https://example.com/${workspaceFolderBasename}' }, ['url']],
       [{ url: 'https://example.com/mcp', headers: { 'X-Project': '${workspaceFolder}' } }, ['headers.X-Project']],
+      // Found by an outside attack: `auth` is substituted too (config/resolve.ts resolveAuth), but was not checked.
+      [{ url: 'https://example.com/mcp', auth: { grant: 'client_credentials', clientId: 'client-${workspaceFolderBasename}', clientSecret: '${input:token}' } }, ['auth.clientId']],
     ];
     for (const [raw, fields] of cases) {
       const asked: string[] = [];

@@ -6,6 +6,7 @@
  * (a `${workspaceFolder…}` variable, a relative `cwd`/`envFile`/command path) waits for trust.
  */
 import * as path from 'node:path';
+import type { AuthDeclaration } from './authTypes';
 import type { ServerDeclaration } from './types';
 
 /** One reason a declaration needs a trusted workspace: the field and what in it depends on the folders. */
@@ -40,7 +41,17 @@ function variableFields(decl: ServerDeclaration): [string, string | null | undef
       ['envFile', decl.envFile],
       ...Object.entries(decl.env).map(([k, v]): [string, string | null] => [`env.${k}`, v]),
     ]
-    : [['url', decl.url], ...Object.entries(decl.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+    : [['url', decl.url], ...Object.entries(decl.headers).map(([k, v]): [string, string] => [`headers.${k}`, v]), ...authFields(decl.auth)];
+}
+
+/** The `auth` fields config/resolve.ts substitutes (`resolveAuth`): a variable there is as much the program's as a header's. */
+function authFields(auth: AuthDeclaration | undefined): [string, string | undefined][] {
+  if (!auth) return [];
+  const e = auth.enterprise;
+  return [
+    ['auth.clientId', auth.clientId], ['auth.clientSecret', auth.clientSecret], ['auth.privateKey', auth.privateKey],
+    ...(e ? [['auth.enterprise.idp.clientSecret', e.idp.clientSecret], ['auth.enterprise.idToken', typeof e.idToken === 'string' ? e.idToken : undefined]] as [string, string | undefined][] : []),
+  ];
 }
 
 /** Fields that name a workspace folder through a variable; checked before anything is resolved or asked. */

@@ -61,15 +61,18 @@ function cut(s: string, n: number): string {
   return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
-// `]`, then whitespace or what plainText removes (escapes, controls, invisible and format characters), then `(`.
-const LINK_JOIN = new RegExp(`\\](?:\\s|${ANSI.source}|${INVISIBLE.source})*\\(`, 'gu');
+// `]`, then whitespace, what plainText removes (escapes, controls, invisible and format characters) or a
+// codicon (`$(lock)`, `$(sync~spin)`: VS Code's progress notifications strip icons before they parse links), then `(`.
+const CODICON = /\$\([A-Za-z0-9-]+(?:~[A-Za-z0-9-]+)?\)/u;
+const LINK_JOIN = new RegExp(`\\](?:\\s|${ANSI.source}|${INVISIBLE.source}|${CODICON.source})*\\(`, 'gu');
 
 /**
  * `text` where `[label](target)` is no link: VS Code's notifications open such links (`command:` ones
  * with their arguments), so a server's text shown in one must not be able to write one. A space between
  * `]` and `(` keeps every character readable and matches no link syntax (Markdown's or VS Code's).
  * What {@link plainText} removes between them goes too: an embedder that cleans the text afterwards
- * (a zero-width space or an escape between `]` and `(`) would otherwise join them into a link again.
+ * (a zero-width space or an escape between `]` and `(`) would otherwise join them into a link again; and
+ * so does a codicon there, which VS Code strips from progress titles before it looks for links.
  */
 export function unlinked(text: string): string {
   return text.replace(LINK_JOIN, '] (');

@@ -15,7 +15,7 @@ import {
 import { isLoopback, needsLauncher, openLauncher, openLoopback } from './loopback';
 import { openUrlForServer } from '../safeUrl';
 import { readOAuthSettings } from './settings';
-import { showWarning } from '../notify';
+import { inputBoxText, showWarning, withProgress } from '../notify';
 
 export const CALLBACK_PATH = '/oauth/callback';
 /** How long a sign-in may take in the browser before it is given up. */
@@ -112,7 +112,7 @@ export class VscodeAuthUserAgent implements AuthUserAgent, vscode.UriHandler, vs
       if (outcome === 'refused') throw new AuthorizationError(`the authorization page ${page.protocol}//${page.host || '…'} is not a URL MCP Host opens`);
       if (outcome === 'cancelled') throw new AuthorizationCancelledError();
       if (outcome === 'failed') throw new AuthorizationCancelledError(vscode.l10n.t('the browser could not be opened'));
-      return await vscode.window.withProgress({
+      return await withProgress({
         location: vscode.ProgressLocation.Notification,
         title: vscode.l10n.t('Signing in to MCP server "{0}": continue in your browser…', name),
         cancellable: true,
@@ -138,14 +138,15 @@ export class VscodeAuthUserAgent implements AuthUserAgent, vscode.UriHandler, vs
     const name = server.title ?? server.name;
     const clientId = await vscode.window.showInputBox({
       title: vscode.l10n.t('Sign in to MCP server "{0}"', name),
-      prompt: vscode.l10n.t('{0} does not let MCP Host register itself. Register an OAuth client there and enter its client ID (or set "mcpHost.oauth.clients").', issuer),
+      // The issuer is the authorization server's word, and VS Code renders a prompt's links.
+      prompt: inputBoxText(vscode.l10n.t('{0} does not let MCP Host register itself. Register an OAuth client there and enter its client ID (or set "mcpHost.oauth.clients").', issuer)),
       ignoreFocusOut: true,
       validateInput: v => v.trim() ? undefined : vscode.l10n.t('A client ID is required'),
     });
     if (!clientId?.trim()) return undefined;
     const clientSecret = await vscode.window.showInputBox({
       title: vscode.l10n.t('Sign in to MCP server "{0}"', name),
-      prompt: vscode.l10n.t('Client secret, if the client has one (leave empty for a public client). It is kept in VS Code\'s secret storage.'),
+      prompt: inputBoxText(vscode.l10n.t('Client secret, if the client has one (leave empty for a public client). It is kept in VS Code\'s secret storage.')),
       password: true, ignoreFocusOut: true,
     });
     if (clientSecret === undefined) return undefined;

@@ -16,7 +16,7 @@ import { openUrlForServer, refusalMessage } from '../safeUrl';
 import { runFormFlow } from './formFlow';
 import { oneLine, serverLabel } from './labels';
 import { retryStep, urlConsentStep, type UrlChoice } from './urlFlow';
-import { showError, showWarning } from '../notify';
+import { showError, showWarning, withProgress } from '../notify';
 
 /** The slice of a logger this module uses (a `vscode.LogOutputChannel` fits). */
 export interface ElicitationLog {
@@ -165,7 +165,7 @@ export class ElicitationUi implements vscode.Disposable {
     const stopped = new Promise<void>(resolve => { stop = resolve; });
     this.waits.set(key, { server: server.name, elicitationId, stop });
     const timer = setTimeout(stop, this.options.completionTimeoutMs ?? 10 * 60_000);
-    void vscode.window.withProgress({
+    void withProgress({
       location: vscode.ProgressLocation.Window,
       title: vscode.l10n.t('Waiting for MCP server "{0}" to confirm you finished in the browser', serverLabel(server)),
     }, () => Promise.race([tracked.done, stopped])).then(() => {

@@ -10,7 +10,7 @@ import type { InputStore } from '../inputs';
 import type { ServerLogs } from '../logs';
 import type { RegistryInstallRecords } from '../registry/installRecords';
 import { waitForStart, writeAdditions, type Additions, type Target } from './settingsWriter';
-import { showInfo, showWarning } from '../notify';
+import { showInfo, showWarning, withProgress } from '../notify';
 
 /** What every way of adding a server needs of the extension (Add Server, imports, registry and link installs, bundles). */
 export interface OnboardingContext {
@@ -24,7 +24,7 @@ export interface OnboardingContext {
 export async function declareAndStart(ctx: OnboardingContext, target: Target, name: string, additions: Additions): Promise<{ state?: string; message?: string }> {
   await writeAdditions(target, additions, ctx.inputs);
   void vscode.commands.executeCommand('mcpHost.servers.focus');
-  const settled = await vscode.window.withProgress(
+  const settled = await withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting MCP server "{0}"…', name) },
     () => waitForStart(ctx.controller.host, () => ctx.controller.reload(), name),
   );

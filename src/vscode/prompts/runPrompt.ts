@@ -11,7 +11,7 @@ import type { ServerLogs } from '../logs';
 import { askArgument } from './argumentQuickPick';
 import { configuredTarget, openInEditor, sendToChat, type PromptTarget } from './promptDelivery';
 import { pickPrompt, promptItemLabel } from './promptPicker';
-import { showError, showWarning } from '../notify';
+import { showError, showWarning, withProgress } from '../notify';
 
 export interface RunPromptRequest {
   readonly server?: string;
@@ -76,7 +76,7 @@ export async function runPrompt(deps: PromptRunnerDeps, req: RunPromptRequest = 
       args = collected;
     }
     const label = promptItemLabel(prompt);
-    const { result } = await vscode.window.withProgress(
+    const { result } = await withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt "{0}" from {1}…', label, server) },
       () => getPrompt(host, server, name, args),
     );

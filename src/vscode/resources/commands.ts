@@ -14,7 +14,7 @@ import type { ResourcesTreeData, ResourceTreeNode } from './resourcesTree';
 import type { ResourcesView } from './resourcesView';
 import { fillTemplate } from './templateFill';
 import { quickPickAsk } from './templatePicker';
-import { showError, showInfo } from '../notify';
+import { inputBoxText, showError, showInfo } from '../notify';
 
 export interface ResourceCommandContext {
   readonly host: McpHost;
@@ -184,7 +184,7 @@ async function filterInput(ctx: ResourceCommandContext): Promise<void> {
   const before = ctx.data.filter;
   const input = vscode.window.createInputBox();
   input.title = vscode.l10n.t('Filter MCP Resources');
-  input.prompt = vscode.l10n.t('Matches resource and template names, titles and URIs across all servers');
+  input.prompt = inputBoxText(vscode.l10n.t('Matches resource and template names, titles and URIs across all servers'));
   input.placeholder = vscode.l10n.t('e.g. readme or file:///docs');
   input.value = before;
   let timer: NodeJS.Timeout | undefined;

@@ -11,7 +11,7 @@ import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, un
 import type { ToolInvoker } from '../chat/toolInvoker';
 import { runFormFlow } from '../elicitation/formFlow';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
-import { showError, showInfo, showWarning } from '../notify';
+import { showError, showInfo, showWarning, withProgress } from '../notify';
 
 export const TOOL_RUN_SCHEME = 'mcp-tool-run';
 const KEEP_EXCHANGES = 50;
@@ -118,7 +118,7 @@ export class ToolRunner implements vscode.Disposable {
   }
 
   private async execute(server: string, tool: Tool, args: Record<string, unknown>): Promise<vscode.Uri> {
-    const r = await vscode.window.withProgress(
+    const r = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running {0} ({1})…', label(tool.title ?? tool.name), server), cancellable: true },
       (_progress, token) => this.invoker.invoke({ server, tool: tool.name, args, token }),
     );

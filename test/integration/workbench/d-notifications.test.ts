@@ -119,4 +119,49 @@ describe('error notification of a server', function () {
       await vscode.commands.executeCommand('notifications.hideList');
     }
   });
+
+  // Found by an outside attack: a progress notification's title rendered a tool's title as a live link.
+  it('attacker: the Run Tool progress notification shows the tool\'s title as text, no link', async () => {
+    const a = await declareServers({ linked: nodeServer(fixture('linkTitle')) });
+    await waitState(a.host.require('linked'), 'running');
+    await waitFor(() => a.host.get('linked')?.tool('slow'), 20_000, 'the slow tool');
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('mcpHost.runToolWithJson', { server: 'linked', tool: 'slow' });
+      void vscode.commands.executeCommand('mcpHost.runToolDraft', editor.document.uri);
+      const result = (await uiStep('progress-notification', { match: 'Running' }, 120_000)) as ReadNotification;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.deepEqual(result.links, [], 'the tool\'s title would be a clickable link in the progress notification');
+      assert.match(result.text!, /\[Open the terminal\] \(command:workbench\.action\.terminal\.new\)/, 'the title is there, as text');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await declareServers(undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
+  // Found by an outside attack: VS Code renders an InputBox's validation message with live links, and an
+  // elicitation's "… is required." names the server's field title.
+  it('attacker: the elicitation InputBox\'s validation message shows a field\'s title as text, no link', async () => {
+    const a = await declareServers({ elicits: nodeServer(fixture('eliciting')) });
+    await waitState(a.host.require('elicits'), 'running');
+    try {
+      const schema = JSON.stringify({ type: 'object', properties: { code: { type: 'string', title: LINK } }, required: ['code'] });
+      const call = a.host.require('elicits').callTool('ask-form', { schema }).catch(() => undefined);
+      await waitFor(() => a.testing?.quickInput.active, 20_000, 'the form input');
+      // Accepting the empty box asks for the required value. The box is active in the API before the
+      // workbench shows it; an accept sent earlier is lost, so wait until it is on screen.
+      await uiStep('validation-box-shown', {}, 60_000);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const result = (await uiStep('validation-message', {}, 120_000)) as ReadNotification;
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await call;
+      assert.equal(result.error, undefined, `UI step failed: ${result.error}`);
+      assert.deepEqual(result.links, [], 'the field\'s title would be a clickable link in the validation message');
+      assert.match(result.text!, /\[Open the terminal\] \(command:workbench\.action\.terminal\.new\) is required/, 'the title is there, as text');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await declareServers(undefined);
+    }
+  });
 });
