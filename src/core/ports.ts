@@ -65,6 +65,13 @@ export interface HostPorts {
    * a policy with access `registryOnly` asks; without this port such a policy admits no server.
    */
   readonly registryInstall?: (server: string) => RegistryInstall | undefined;
+  /**
+   * Whether the embedder attaches a debugger of this kind (`dev.debug`), or why not (shown in the server's
+   * log). Without this port, or when it says no, `dev.debug` is ignored and the server runs without a
+   * debug port: a port no debugger attaches to is open to every local process (debugpy runs any code a
+   * client asks it to evaluate), and the CLI attaches none.
+   */
+  readonly debuggers?: (type: 'node' | 'python') => true | string;
   /** Processes the embedder started before the host existed (connection/earlyProcesses.ts); a start takes the one for its launch. */
   readonly earlyProcesses?: Pick<EarlyProcesses, 'take'>;
 }

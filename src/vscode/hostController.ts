@@ -10,6 +10,7 @@ import type { InputStore } from './inputs';
 import type { ServerLogs } from './logs';
 import type { WorkspaceRoots } from './roots';
 import { variableContext } from './variables';
+import { debuggerFor } from './dev/devMode';
 import type { DiscoveryFeed } from './discovery/discoveredServers';
 import { DiscoveryState } from './discovery/discoveryState';
 import { showError, showWarning } from './notify';
@@ -35,6 +36,8 @@ export class HostController extends Disposable {
       // The scope is the declaration's; a name not (or no longer) known gets the narrowest binding.
       variables: variableContext(request => inputs.resolve({ ...request, scope: this._scopes.get(request.server) ?? 'workspace' })),
       apps: true,
+      // dev.debug: DevMode attaches VS Code's debugger (Node.js always; Python with the Python Debugger extension).
+      debuggers: debuggerFor,
       createLogger: name => logs.get(name),
       // The core calls this once per server and method; every refusal is in the server's log.
       onRefusedRequest: (server, method, reason) => {

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WATCH_QUIET_AFTER_START_MS } from '../../src/vscode/dev/devMode';
@@ -109,7 +108,8 @@ describe('dev mode: watch and debug a server under development', function () {
       const dbg = a.host.require('dbg');
       await waitState(dbg, 'running');
       assert.ok(dbg.inspectorPort, 'the server runs under the inspector');
-      const root = await waitFor(() => started.find(s => s.configuration.__mcpHostServer === 'dbg'), 20_000, 'the attach session');
+      // The configuration is marked by a token (never the name): the session is found by its name.
+      const root = await waitFor(() => started.find(s => !s.parentSession && s.name === 'MCP server: dbg'), 20_000, 'the attach session');
       assert.equal(root.configuration.request, 'attach');
       assert.equal(root.configuration.port, dbg.inspectorPort);
       // The breakpoint is bound in the server's process before the tool runs.
@@ -136,7 +136,9 @@ describe('dev mode: watch and debug a server under development', function () {
     }
   });
 
-  it('dev.debug "python" runs a Python server under debugpy; without the Python Debugger extension it keeps running and says what to install', async () => {
+  // Found by an outside attack: the server ran under debugpy with no debugger to attach, so its port was open for
+  // its whole life, and any local process could connect and have debugpy evaluate code in it.
+  it('ATTACKER: dev.debug "python" without the Python Debugger extension runs the server without debugpy (no open debug port) and says what to install', async () => {
     const python = '/usr/bin/python3'; // Debian's, with python3-debugpy (.ci/run installs it)
     const script = path.join(workspaceRoot().fsPath, '..', 'py-echo.py');
     fs.copyFileSync(path.resolve(__dirname, '../../../test/fixtures/python/echo_server.py'), script);
@@ -147,18 +149,47 @@ describe('dev mode: watch and debug a server under development', function () {
       const a = await declareServers({ py: { command: python, args: ['-X', 'frozen_modules=off', script], dev: { debug: { type: 'python' } } } });
       const py = a.host.require('py');
       await waitState(py, 'running', 30_000);
-      assert.ok(py.inspectorPort, 'debugpy listens on a port MCP Host chose');
+      assert.equal(py.inspectorPort, undefined, 'no debug port');
       const who = JSON.parse(textOf(await a.callTool('py', 'whoami', {}))) as { debugpy: boolean };
-      assert.equal(who.debugpy, true, 'the server process runs under debugpy');
-      await new Promise<void>((resolve, reject) => { const c = net.connect(py.inspectorPort!, '127.0.0.1', () => { c.destroy(); resolve(); }); c.once('error', reject); });
-      const said = await waitFor(async () => [...(await readExtensionLogs(a)).values()].join('\n').match(/MCP server "py" runs under debugpy on 127\.0\.0\.1:(\d+) .*install the Python Debugger extension \(ms-python\.debugpy\)/), 20_000, 'the message about the missing Python debugger');
-      assert.equal(Number(said[1]), py.inspectorPort);
-      assert.equal(started.filter(s => s.configuration.__mcpHostServer === 'py').length, 0, 'no debug session without a debugger for it');
+      assert.equal(who.debugpy, false, 'the server process runs without debugpy');
+      await waitFor(async () => /dev\.debug "python" is ignored: VS Code has no Python debugger to attach with \(install the Python Debugger extension, ms-python\.debugpy/.test([...(await readExtensionLogs(a)).values()].join('\n')), 20_000, 'the log line about the missing Python debugger');
+      assert.equal(started.length, 0, 'no debug session without a debugger for it');
       assert.equal(py.state, 'running');
     } finally {
       sub.dispose();
       await declareServers(undefined);
       fs.rmSync(script, { force: true });
+    }
+  });
+
+  // Found by an outside attack: VS Code substitutes `${command:…}` and `${input:…}` (the workspace's launch inputs,
+  // commands with the repository's arguments) in every string of a debug configuration, and the session's name
+  // held the server's name, which a workspace chooses.
+  it('ATTACKER: a server named with ${command:…} and ${input:…} runs no command when the debugger attaches, and its session still ends with it', async () => {
+    const calls: string[] = [];
+    const subs = [
+      vscode.commands.registerCommand('mcpHostTest.devName.probe', () => { calls.push('probe'); return 'X'; }),
+      vscode.commands.registerCommand('mcpHostTest.devName.withArgs', () => { calls.push('withArgs'); return 'Y'; }),
+    ];
+    const started: vscode.DebugSession[] = [];
+    const ended: vscode.DebugSession[] = [];
+    subs.push(vscode.debug.onDidStartDebugSession(s => started.push(s)), vscode.debug.onDidTerminateDebugSession(s => ended.push(s)));
+    const folder = vscode.workspace.workspaceFolders![0];
+    try {
+      await vscode.workspace.getConfiguration('launch', folder.uri).update('inputs', [{ id: 'pwn', type: 'command', command: 'mcpHostTest.devName.withArgs', args: { text: 'echo pwned\n' } }], vscode.ConfigurationTarget.WorkspaceFolder);
+      const name = 'dbg-${command:mcpHostTest.devName.probe}-${input:pwn}';
+      const a = await declareServers({ [name]: { ...nodeServer(fixture('debuggee')), dev: { debug: { type: 'node' } } } });
+      await waitState(a.host.require(name), 'running');
+      const session = await waitFor(() => started.find(s => !s.parentSession), 20_000, 'the attach');
+      assert.deepEqual(calls, [], 'VS Code ran a command named in the server\'s name');
+      assert.equal(session.name, 'MCP server: dbg-$ {command:mcpHostTest.devName.probe}-$ {input:pwn}');
+      assert.notEqual(session.configuration.__mcpHostServer, name, 'the configuration is marked by a token, not the name');
+      await declareServers(undefined);
+      await waitFor(() => ended.includes(session), 20_000, 'the session to end with its server');
+    } finally {
+      for (const s of subs) s.dispose();
+      await declareServers(undefined);
+      await vscode.workspace.getConfiguration('launch', folder.uri).update('inputs', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
     }
   });
 });

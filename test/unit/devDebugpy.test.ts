@@ -6,10 +6,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { DebugpyLaunchError, parseServers, withDebugpy } from '../../src/core';
-import { createTestHost, text } from './helpers';
+import { DebugpyLaunchError, parseServers, withDebugpy, type SandboxPort } from '../../src/core';
+import { createTestHost, repoRoot, text, waitForState } from './helpers';
+import { findRipgrep, srtCli } from './sandboxSupport';
 
 const PYTHON = '/usr/bin/python3';
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/python/echo_server.py');
@@ -73,7 +76,7 @@ describe('dev mode: debugpy for Python servers (core)', function () {
     try { execFileSync(PYTHON, ['-c', 'import debugpy']); } catch {
       assert.fail(`debugpy is not installed for ${PYTHON}: install Debian's python3-debugpy (.ci/run does)`);
     }
-    const { host } = createTestHost();
+    const { host } = createTestHost({ debuggers: () => true });
     try {
       // Attacker: the server announces another debugger address before it answers initialize.
       const forge = 'import sys; sys.stderr.write("Debugger listening on ws://10.0.0.5:9229/x\\nDebugger listening on ws://127.0.0.1:9/x\\n"); sys.stderr.flush()';
@@ -92,5 +95,64 @@ describe('dev mode: debugpy for Python servers (core)', function () {
       assert.equal(bad.state, 'error');
       assert.match(bad.message ?? '', /"command" must be one \(python, python3…\), not "uvx"/);
     } finally { await host.shutdown(); }
+  });
+
+  // Found by an outside attack: `-mserver` passed as an interpreter option, so the server ran without debugpy
+  // while MCP Host named a port nobody held (anyone could take it and receive the attach).
+  it('ATTACKER: an option that hides what it runs (-mserver, -cCODE, -Im, --) is refused, never run undebugged', () => {
+    const at = (args: string[]) => withDebugpy(stdio('python3', args), 4321).args;
+    for (const args of [['-mecho_server', 'x'], ['-cprint(1)'], ['-Im', 'srv'], ['-Ic', 'code'], ['--', 's.py'], ['--help'], ['-uXdev', 's.py'], ['-I', '-mx']]) {
+      assert.throws(() => at(args), (e: Error) => e instanceof DebugpyLaunchError && /Write each interpreter option as its own argument/.test(e.message), JSON.stringify(args));
+    }
+    assert.deepEqual(at(['-Xfrozen_modules=off', 's.py']), ['-Xfrozen_modules=off', '-m', 'debugpy', '--listen', '127.0.0.1:4321', 's.py'], 'an option with its value attached');
+    assert.deepEqual(at(['-IB', '-W', 'ignore', '-m', 'srv']), ['-IB', '-W', 'ignore', '-m', 'debugpy', '--listen', '127.0.0.1:4321', '-m', 'srv'], 'combined flags without values');
+    assert.deepEqual(at(['--check-hash-based-pycs', 'never', 's.py']).slice(2, 4), ['-m', 'debugpy']);
+  });
+
+  // Found by an outside attack: `mcp-host serve` (no debugger) started debugpy, whose port stayed open for the
+  // server's life: any local process could connect and have it evaluate code in the server.
+  it('ATTACKER: an embedder that attaches no debugger (the CLI), or has none for Python, runs the server without a debug port, and the log says why', async () => {
+    for (const debuggers of [undefined, () => 'VS Code has no Python debugger to attach with'] as const) {
+      const { host, loggers } = createTestHost(debuggers ? { debuggers } : {});
+      try {
+        await host.apply({ py: { command: PYTHON, args: ['-X', 'frozen_modules=off', FIXTURE], dev: { debug: { type: 'python' } } }, node: { command: process.execPath, args: [path.resolve(__dirname, '../fixtures/servers/debuggee.js')], dev: { debug: { type: 'node' } } } });
+        for (const name of ['py', 'node']) {
+          const conn = host.require(name);
+          await waitForState(conn, 'running', 30_000);
+          assert.equal(conn.inspectorPort, undefined, `${name}: no debug port`);
+        }
+        assert.equal((JSON.parse(text(await host.require('py').callTool('whoami', {}))) as { debugpy: boolean }).debugpy, false, 'no debugpy in the server');
+        assert.match(loggers.get('py')!.text(), debuggers ? /dev\.debug "python" is ignored: VS Code has no Python debugger to attach with\. The server runs without a debug port/ : /dev\.debug "python" is ignored: this application attaches no debugger/);
+      } finally { await host.shutdown(); }
+    }
+  });
+
+  // Found by an outside attack: a sandbox has a loopback of its own (Linux: its own network namespace), so the
+  // debugger on this computer's loopback would attach to whichever local process took the port.
+  it('ATTACKER: dev.debug on a sandboxed server is refused, saying how to debug it', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-host-debug-sandbox-'));
+    const storage = path.join(dir, 'storage');
+    mkdirSync(storage);
+    const sandbox: SandboxPort = {
+      runtime: process.execPath, cli: srtCli, storageDir: storage, protectedPaths: [storage], ripgrep: findRipgrep(),
+      sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => true, allowUnsandboxed: () => false,
+    };
+    const { host } = createTestHost({ sandbox, debuggers: () => true, variables: { workspaceFolders: [{ name: 'main', path: repoRoot }], trusted: true, userHome: os.homedir(), env: process.env } });
+    try {
+      await host.apply({
+        py: { command: PYTHON, args: ['-X', 'frozen_modules=off', FIXTURE], sandbox: true, dev: { debug: { type: 'python' } } },
+        node: { command: process.execPath, args: [path.resolve(__dirname, '../fixtures/servers/debuggee.js')], sandbox: true, dev: { debug: { type: 'node' } } },
+      });
+      for (const name of ['py', 'node']) {
+        const conn = host.require(name);
+        await waitForState(conn, 'error', 30_000);
+        assert.match(conn.message ?? '', /dev\.debug cannot debug a sandboxed server: the sandbox gives it a loopback of its own/, name);
+        assert.equal(conn.pid, undefined, `${name}: nothing ran`);
+      }
+    } finally {
+      await host.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

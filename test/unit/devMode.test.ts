@@ -3,6 +3,9 @@ import * as assert from 'node:assert/strict';
 import { inspectorPort, parseServers, watchTarget, withInspector, INSPECT_FLAG } from '../../src/core';
 import { createTestHost, fixtureServer, node, text } from './helpers';
 
+/** The embedder attaches debuggers (VS Code does): without the port dev.debug is ignored (see devDebugpy.test.ts). */
+const ATTACHES = { debuggers: () => true as const };
+
 /** What the Node inspector at `port` debugs (its /json/list endpoint). */
 async function inspectedScript(port: number): Promise<string> {
   const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { url: string }[];
@@ -42,7 +45,7 @@ describe('dev mode (core)', function () {
   });
 
   it('a hostile server cannot point the debugger elsewhere: forged announcements before and after start are ignored', async () => {
-    const { host } = createTestHost();
+    const { host } = createTestHost(ATTACHES);
     try {
       await host.apply({ d: { ...node(fixtureServer('debuggee')), env: { FIXTURE_FORGE_REMOTE: '1', FIXTURE_FORGE_PORT: '9' }, dev: { debug: { type: 'node' } } } });
       const d = host.require('d');
@@ -56,7 +59,7 @@ describe('dev mode (core)', function () {
   });
 
   it('finds the server\'s inspector behind a launcher (NODE_OPTIONS): the last announced before initialize', async () => {
-    const { host } = createTestHost();
+    const { host } = createTestHost(ATTACHES);
     try {
       // Like npx: one Node process runs first (and announces), then the server itself.
       const script = `"${process.execPath}" -e "" && exec "${process.execPath}" "${fixtureServer('debuggee')}"`;

@@ -292,7 +292,8 @@ describe('on-demand servers and the catalogue cache', function () {
     const m = marker();
     const decl = { ...node(fixtureServer('catalogued'), m), dev: { debug: { type: 'node' } } };
     await fillCache({ dir }, decl);
-    const { host } = hostWith({ dir, idleStopMs: 200 });
+    // The embedder attaches a Node debugger (VS Code does); without one dev.debug is ignored.
+    const { host } = hostWith({ dir, idleStopMs: 200, ports: { debuggers: () => true } });
     try {
       await host.apply({ cat: decl });
       const conn = host.require('cat');

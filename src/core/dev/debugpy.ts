@@ -17,8 +17,10 @@ export class DebugpyLaunchError extends Error {}
 
 /** `python`, `python3`, `python3.12`, `pythonw`, `py` (Windows launcher), with or without `.exe`. */
 const INTERPRETER = /^(python(\d+(\.\d+)*)?w?|py)$/;
-/** Interpreter options that take the next argument as their value. */
-const WITH_VALUE = new Set(['-X', '-W', '-Q', '--check-hash-based-pycs']);
+/** Interpreter options that take the next argument as their value (or the rest of their own: `-Xdev`). */
+const WITH_VALUE = new Set(['X', 'W', 'Q']);
+/** CPython's one-letter options that take no value, which may be combined (`-IB`). */
+const FLAGS = /^[bBdEhiIOPqRsSuvVx?]+$/;
 
 export function isPythonInterpreter(command: string): boolean {
   return INTERPRETER.test(programName(command).toLowerCase().replace(/\.exe$/, ''));
@@ -34,15 +36,31 @@ export function withDebugpy(launch: StdioLaunch, port: number): StdioLaunch {
   if (!isPythonInterpreter(launch.command)) {
     throw new DebugpyLaunchError(`dev.debug "python" runs the server under debugpy inside its Python interpreter, so "command" must be one (python, python3…), not "${programName(launch.command)}". Declare it as e.g. "command": "python3", "args": ["-m", "your_server"] (or the script's path).`);
   }
-  // The interpreter's own options stay before `-m debugpy`; debugpy takes what runs after its own options.
-  let i = 0;
-  while (i < launch.args.length && launch.args[i].startsWith('-') && launch.args[i] !== '-m' && launch.args[i] !== '-c' && launch.args[i] !== '-') {
-    i += WITH_VALUE.has(launch.args[i]) ? 2 : 1;
-  }
-  if (i >= launch.args.length || launch.args[i] === '-') {
-    throw new DebugpyLaunchError('dev.debug "python": the arguments name no script or module (-m) to run under debugpy.');
-  }
+  const i = targetIndex(launch.args);
   return { ...launch, args: [...launch.args.slice(0, i), '-m', 'debugpy', '--listen', `127.0.0.1:${port}`, ...launch.args.slice(i)] };
+}
+
+/**
+ * Where the script, `-m module` or `-c code` starts in a Python command line: the interpreter's own options
+ * stay before `-m debugpy`, debugpy takes what runs after its own options. Read as CPython reads them; a
+ * form that would leave the target inside another argument (`-mserver`, `-Im server`, `-cCODE`, `--`) is
+ * refused, so the server never runs undebugged while a debugger is told to attach to an empty port.
+ */
+function targetIndex(args: readonly string[]): number {
+  const refuse = (why: string) => new DebugpyLaunchError(`dev.debug "python": ${why} Write each interpreter option as its own argument, and "-m" or "-c" apart from its value: "args": ["-m", "your_server"].`);
+  for (let i = 0; i < args.length;) {
+    const a = args[i];
+    if (a === '-m' || a === '-c') return i;
+    if (!a.startsWith('-')) return i;
+    if (a === '-') throw new DebugpyLaunchError('dev.debug "python": the arguments name no script or module (-m) to run under debugpy.');
+    if (a === '--check-hash-based-pycs') { i += 2; continue; }
+    if (a.startsWith('--')) throw refuse(`"${a}" is not an interpreter option MCP Host can keep before debugpy.`);
+    const letters = a.slice(1);
+    if (WITH_VALUE.has(letters[0])) { i += letters.length === 1 ? 2 : 1; continue; }
+    if (!FLAGS.test(letters)) throw refuse(`"${a}" holds an option MCP Host cannot separate from what it runs.`);
+    i += 1;
+  }
+  throw new DebugpyLaunchError('dev.debug "python": the arguments name no script or module (-m) to run under debugpy.');
 }
 
 /** A loopback port free right now (the OS picks it); debugpy binds it a moment later. */

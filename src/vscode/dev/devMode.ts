@@ -3,6 +3,7 @@
  * server (debounced), and a server started under the inspector (Node.js) or debugpy (Python) gets VS Code's
  * debugger attached for as long as it runs.
  */
+import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { defaultRestartOptions, watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
@@ -24,8 +25,27 @@ export const WATCH_QUIET_AFTER_START_MS = 1500;
 /** The extension that contributes VS Code's `debugpy` debug type. */
 const PYTHON_DEBUGGER = 'ms-python.debugpy';
 
-/** Marks the attach configurations we start, so sessions are matched to their server. */
+/**
+ * Marks the attach configurations we start, so sessions are matched to their server: an unguessable
+ * token per attach, never the name (another extension's session cannot pose as ours, and VS Code
+ * substitutes `${…}` in every string of a debug configuration).
+ */
 const SERVER_KEY = '__mcpHostServer';
+
+/** Whether VS Code has the debugger for `type` (the core's `debuggers` port), or why not. */
+export function debuggerFor(type: 'node' | 'python'): true | string {
+  if (type === 'node' || vscode.extensions.getExtension(PYTHON_DEBUGGER)) return true;
+  return `VS Code has no Python debugger to attach with (install the Python Debugger extension, ${PYTHON_DEBUGGER}, then restart the server)`;
+}
+
+/**
+ * The session's name: VS Code resolves `${command:…}`, `${input:…}` (the workspace's launch inputs, which
+ * can run commands with arguments) and every other variable in a debug configuration's strings, and a
+ * server's name is a workspace's to choose. `$ {` is read as text.
+ */
+function sessionName(server: string): string {
+  return vscode.l10n.t('MCP server: {0}', server.replace(/\$\{/g, '$ {'));
+}
 
 interface Watch {
   readonly key: string;
@@ -48,6 +68,8 @@ export class DevMode implements vscode.Disposable {
   private debugQueue: Promise<unknown> = Promise.resolve();
   /** Servers already told, in a notification, that no Python debugger is installed (the log says it each start). */
   private readonly toldNoPythonDebugger = new Set<string>();
+  /** The server of each attach configuration we started, by its {@link SERVER_KEY} token. */
+  private readonly tokens = new Map<string, string>();
 
   constructor(private readonly host: McpHost, private readonly logs: ServerLogs) {
     const sub = (d: { dispose(): void }) => this.subscriptions.push(d);
@@ -57,8 +79,9 @@ export class DevMode implements vscode.Disposable {
     sub(vscode.workspace.onDidGrantWorkspaceTrust(() => this.syncWatches()));
     sub(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWatches()));
     sub(vscode.debug.onDidStartDebugSession(s => {
-      const server = s.configuration[SERVER_KEY] as unknown;
-      if (typeof server === 'string' && !s.parentSession) this.sessions.set(server, s);
+      const token = s.configuration[SERVER_KEY] as unknown;
+      const server = typeof token === 'string' ? this.tokens.get(token) : undefined;
+      if (server !== undefined && !s.parentSession) { this.tokens.delete(token as string); this.sessions.set(server, s); }
     }));
     sub(vscode.debug.onDidTerminateDebugSession(s => {
       for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
@@ -147,6 +170,8 @@ export class DevMode implements vscode.Disposable {
     if (old) await vscode.debug.stopDebugging(old);
     const python = conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug?.type === 'python';
     if (port === undefined) {
+      // Without the Python Debugger the core ran the server without debugpy (debuggerFor): say how to debug it.
+      if (e.state === 'running' && python && debuggerFor('python') !== true) this.tellNoPythonDebugger(e.server);
       if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug && !python) {
         this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: the server did not announce a Node.js inspector on its stderr ("Debugger listening on ws://127.0.0.1:…"), so no debugger was attached. Is it a Node.js program?'));
       }
@@ -158,14 +183,14 @@ export class DevMode implements vscode.Disposable {
     const ok = await vscode.debug.startDebugging(folder, {
       type: 'node',
       request: 'attach',
-      name: vscode.l10n.t('MCP server: {0}', e.server),
+      name: sessionName(e.server),
       address: '127.0.0.1',
       port,
       continueOnAttach: true,
       // A server's build may live outside the workspace folder (a package being developed elsewhere):
       // its source maps still map breakpoints set in its sources.
       resolveSourceMapLocations: ['**', '!**/node_modules/**'],
-      [SERVER_KEY]: e.server,
+      [SERVER_KEY]: this.tokenFor(e.server),
     });
     if (!ok) {
       this.attached.delete(e.server);
@@ -173,30 +198,38 @@ export class DevMode implements vscode.Disposable {
     }
   }
 
+  /** A fresh token naming `server` in one attach configuration. */
+  private tokenFor(server: string): string {
+    const token = randomUUID();
+    this.tokens.set(token, server);
+    return token;
+  }
+
+  /** Once per server and window, in a notification (the server's log says it at every start, see the core). */
+  private tellNoPythonDebugger(name: string): void {
+    if (this.toldNoPythonDebugger.has(name)) return;
+    this.toldNoPythonDebugger.add(name);
+    const message = vscode.l10n.t('MCP server "{0}" runs without debugpy (dev.debug "python"): VS Code has no Python debugger to attach with. Install the Python Debugger extension ({1}), then restart the server.', name, PYTHON_DEBUGGER);
+    const show = vscode.l10n.t('Show Extension');
+    void showWarning(message, show).then(choice => {
+      if (choice === show) void vscode.commands.executeCommand('workbench.extensions.search', `@id:${PYTHON_DEBUGGER}`);
+    });
+  }
+
   /**
    * debugpy listens inside the server; VS Code attaches with the Python Debugger extension's `debugpy`
-   * type. Without that extension there is nothing to attach with: say so once per server and window,
-   * with the way to get it, and leave the server running (it does not wait for a client).
+   * type. The core starts debugpy only while that extension is there (debuggerFor); one removed since
+   * leaves nothing to attach with: said the same way.
    */
   private async attachPython(name: string, port: number, folder: vscode.WorkspaceFolder | undefined): Promise<void> {
-    if (!vscode.extensions.getExtension(PYTHON_DEBUGGER)) {
-      const message = vscode.l10n.t('MCP server "{0}" runs under debugpy on 127.0.0.1:{1} (dev.debug "python"), but VS Code has no Python debugger to attach with: install the Python Debugger extension ({2}), then restart the server.', name, port, PYTHON_DEBUGGER);
-      this.logs.get(name).warn(message);
-      if (this.toldNoPythonDebugger.has(name)) return;
-      this.toldNoPythonDebugger.add(name);
-      const show = vscode.l10n.t('Show Extension');
-      void showWarning(message, show).then(choice => {
-        if (choice === show) void vscode.commands.executeCommand('workbench.extensions.search', `@id:${PYTHON_DEBUGGER}`);
-      });
-      return;
-    }
+    if (debuggerFor('python') !== true) { this.tellNoPythonDebugger(name); return; }
     const ok = await vscode.debug.startDebugging(folder, {
       type: 'debugpy',
       request: 'attach',
-      name: vscode.l10n.t('MCP server: {0}', name),
+      name: sessionName(name),
       connect: { host: '127.0.0.1', port },
       justMyCode: false,
-      [SERVER_KEY]: name,
+      [SERVER_KEY]: this.tokenFor(name),
     });
     if (!ok) {
       this.attached.delete(name);

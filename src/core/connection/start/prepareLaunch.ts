@@ -36,11 +36,12 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     let sandboxRoots: readonly string[] | undefined;
     let sandboxRun: PreparedLaunch['sandboxRun'];
     if (launch.type === 'stdio' && decl.type === 'stdio') {
-      if (decl.dev?.debug?.type === 'python') {
+      const debug = debugToAttach(ctx, decl.dev?.debug);
+      if (debug?.type === 'python') {
         debugpyPort = await freeLoopbackPort();
         attempt.check();
         launch = withDebugpy(launch, debugpyPort);
-      } else if (decl.dev?.debug) ({ launch, pick: inspectorPick } = withInspector(launch));
+      } else if (debug) ({ launch, pick: inspectorPick } = withInspector(launch));
       const boxed = await sandboxLaunch({
         // Required by policy: sandboxed whatever the settings say, and never unsandboxed as a fallback.
         port: policy?.requireSandbox && ctx.ports.sandbox ? { ...ctx.ports.sandbox, sandboxAll: () => true, allowUnsandboxed: () => false } : ctx.ports.sandbox,
@@ -48,6 +49,9 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
         userHome: ctx.ports.variables.userHome, roots: await ctx.rootUris(), logger: ctx.logger,
       });
       attempt.check();
+      // A sandbox has a network of its own (Linux: its own loopback): the debug port inside is not the one the
+      // debugger reaches on this computer, where any local process could take it and receive the attach.
+      if (debug && boxed.roots !== undefined) throw new DebugpyLaunchError(`dev.debug cannot debug a sandboxed server: the sandbox gives it a loopback of its own, so the debugger would attach to whatever holds the port outside it. Debug it unsandboxed ("sandbox" removed, and not in mcpHost.sandbox.all), or remove "dev.debug".`);
       launch = boxed.launch;
       sandboxRoots = boxed.roots;
       sandboxRun = boxed.run;
@@ -61,6 +65,15 @@ export async function prepareLaunch(ctx: StartContext, attempt: StartAttempt): P
     if (e instanceof WorkspaceTrustRequiredError) return { kind: 'needsTrust', error: e };
     return { kind: 'failed', message: e instanceof ResolveError ? e.message : `Could not prepare the server: ${errorText(e)}` };
   }
+}
+
+/** `dev.debug` when the embedder attaches that debugger; otherwise undefined, and the log says why it is ignored. */
+function debugToAttach(ctx: StartContext, debug: { readonly type: 'node' | 'python' } | undefined): { readonly type: 'node' | 'python' } | undefined {
+  if (!debug) return undefined;
+  const attaches = ctx.ports.debuggers?.(debug.type) ?? 'this application attaches no debugger';
+  if (attaches === true) return debug;
+  ctx.logger.warn(`dev.debug "${debug.type}" is ignored: ${attaches}. The server runs without a debug port (one no debugger attaches to is open to every local process).`);
+  return undefined;
 }
 
 export function isPrepared(p: PreparedLaunch | StartOutcome): p is PreparedLaunch {
