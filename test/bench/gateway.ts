@@ -85,6 +85,20 @@ async function main(): Promise<void> {
     record({ name: 'gateway.burst1000.heapPeak', value: median(col(gw, 'heapPeak')), baseline: median(col(raw, 'heapPeak')), unit: 'bytes', samples: RUNS, failures: lost, note: 'peak heap during a burst (clients included); baseline: direct' });
     record({ name: 'gateway.burst1000.heapGrowth', value: median(growth), unit: 'bytes', samples: RUNS, failures: lost, note: `heap after a burst minus before (after GC); runs ${spread(growth.map(x => x / 1024 / 1024))} MB` });
     record({ name: 'gateway.burst1000.lost', value: lost, unit: 'calls', target: '0', samples: RUNS * CALLS, failures: lost, note: 'rejected, or answered with another call\'s text' });
+    // One call at a time (what a chat turn does): the latency the gateway adds to each, the SDK client's share included.
+    const SEQUENTIAL = 300;
+    const sequential = async (call: (text: string) => Promise<string>): Promise<number> => {
+      const xs: number[] = [];
+      for (let i = 0; i < SEQUENTIAL; i++) { const t0 = performance.now(); await call(`seq-${i}`); xs.push(performance.now() - t0); }
+      return median(xs);
+    };
+    const seqGw: number[] = [], seqRaw: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      seqGw.push(await sequential(text => viaGateway(0, text)));
+      seqRaw.push(await sequential(text => direct(0, text)));
+    }
+    console.log(`  one call at a time (${SEQUENTIAL} × ${RUNS}): gateway ${median(seqGw).toFixed(2)} ms, direct ${median(seqRaw).toFixed(2)} ms (the gateway adds ${(median(seqGw) - median(seqRaw)).toFixed(2)} ms per call, its SDK client included)`);
+    record({ name: 'gateway.sequential.latency', value: median(seqGw), baseline: median(seqRaw), unit: 'ms', samples: RUNS * SEQUENTIAL, failures: 0, note: 'median of one tools/call at a time through the gateway (SDK Streamable HTTP client in the same process); baseline: the same call on the host directly' });
     if (lost + rawLost > 0) throw new Error(`${lost} calls lost through the gateway and ${rawLost} directly, of ${RUNS * CALLS} each: a call in flight must never be lost.`);
   } finally {
     await Promise.all(clients.map(c => c.close().catch(() => undefined)));
