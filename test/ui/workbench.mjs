@@ -82,12 +82,13 @@ export async function picturesLoaded(selector) {
 /**
  * Screenshot into .test-artifacts/<run>-<name>.png (and optionally other paths); returns the artifact path.
  * belowTitleBar: leave out the title bar (in test runs it says "[Extension Development Host]").
+ * clip: only this part of the page ({ x, y, width, height }).
  */
-export async function screenshot(name, { locator, also = [], belowTitleBar = false } = {}) {
+export async function screenshot(name, { locator, also = [], belowTitleBar = false, clip: part } = {}) {
   const file = path.join(workbench.artifactsDir, `${workbench.runName}-${name}.png`);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  let clip;
-  if (belowTitleBar) {
+  let clip = part;
+  if (!clip && belowTitleBar) {
     const title = await workbench.page.locator('.monaco-workbench .part.titlebar').boundingBox();
     const size = workbench.page.viewportSize();
     const top = title ? Math.round(title.y + title.height) : 0;
