@@ -1,5 +1,5 @@
 // Builds @mcp-host/core into packages/core/dist from the same source and entry module the extension
-// bundles (src/core/index.ts): dist/index.js (the library), dist/cli.js (the mcp-host bin) and
+// bundles (src/core/index.ts): dist/index.js (the library), dist/light.js (its SDK-free part, src/core/light.ts), dist/cli.js (the mcp-host bin) and
 // dist/types (declarations). The SDK and the core's other dependencies are bundled, so the package
 // has no runtime dependencies: it installs offline, and an embedder's own SDK version cannot change
 // the protocol code under the host. `node packages/core/build.mjs [--no-types]`.
@@ -23,7 +23,7 @@ if (pkg.version !== extension.version) {
 
 fs.rmSync(dist, { recursive: true, force: true });
 const result = await esbuild.build({
-  entryPoints: { index: path.join(repo, 'src/core/index.ts'), cli: path.join(repo, 'src/cli/main.ts') },
+  entryPoints: { index: path.join(repo, 'src/core/index.ts'), light: path.join(repo, 'src/core/light.ts'), cli: path.join(repo, 'src/cli/main.ts') },
   bundle: true,
   format: 'cjs',
   platform: 'node',

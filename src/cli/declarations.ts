@@ -6,7 +6,8 @@
  * known to the redaction; our own formats are passed as they are (a converter would drop fields such
  * as `sandbox` and `roots`), and the core's parser reports their problems by server and field.
  */
-import { convertConfig, locateServers, parseJsonc, readInputList, type ConfigFormat, type ConfigProblem } from '../core';
+// The core's SDK-free entry, not its index: a warm `call` through `serve` never needs the SDK (serveCall.ts).
+import { type ConfigFormat, type ConfigProblem, convertConfig, locateServers, parseJsonc, readInputList } from '../core/light';
 
 export interface DeclarationFile {
   readonly path: string;

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { configLocations, type SourceKind } from '../core';
+import { configLocations, type SourceKind } from '../core/light';
 import type { DeclarationFile } from './declarations';
 
 export class UsageError extends Error {}

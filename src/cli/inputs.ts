@@ -5,7 +5,7 @@
  * the output can redact it. A variable named for the input alone (`MCP_HOST_INPUT_<ID>`, read before)
  * would go to whichever server asks for that id, a cloned repository's too: it is refused, by name.
  */
-import { plainText, type InputRequest } from '../core';
+import { type InputRequest, plainText } from '../core/light';
 import type { CliInputDefinition } from './declarations';
 
 const envPart = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '_');

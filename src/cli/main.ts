@@ -6,19 +6,19 @@
  * `--json`), progress and logs on stderr. Exit codes: 0 ok, 1 failure, 2 usage.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Emitter, LogLevel, McpHost, mergePolicies, readPolicyFiles, referencedInputs, type VariableContext } from '../core';
-import * as commands from './commands';
+// The core's SDK-free entry here, not its index: a warm `call` through `serve` never needs the SDK (serveCall.ts);
+// the commands that run a host load the index with runHost.ts.
+import { referencedInputs } from '../core/light';
+import { cliVariables } from './cliVariables';
 import { envValues, loadDeclarations } from './declarations';
 import { readFiles, UsageError } from './files';
 import { createInputResolver, terminalPrompt } from './inputs';
 import { Output, type Writable } from './output';
-import { cliLogger, failureText } from './stderrTail';
 import { askTrust, consentToRun, describeLaunch, TrustStore, trustKeys } from './trust';
-import { callThroughServe, serve, serveFile } from './serve';
+import { serveFile } from './serveRecord';
+import { callThroughServe } from './serveCall';
 import { printCallResult } from './commands';
 
 const USAGE = `Usage: mcp-host [options] <command>
@@ -162,56 +162,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
     if (!run) return 1;
   }
 
-  const noChange = new Emitter<void>();
-  // The machine's policy files hold for the CLI as for the editor: a refused server is reported, never run.
-  const policy = mergePolicies(readPolicyFiles());
-  const host = new McpHost({
-    // One-shot: a server that fails is reported, not restarted (a serve keeps the usual restarts).
-    ...(command === 'serve' ? {} : { restart: { maxRestarts: 0, windowMs: 1, baseDelayMs: 0, maxDelayMs: 0 } }),
-    defaultTimeoutMs: timeoutMs,
-    startTimeoutMs: timeoutMs,
-    // Declaration problems are reported by the command itself; the host's own log only with --verbose.
-    ...(opts.verbose ? { logger: out.logger('mcp-host', LogLevel.Debug) } : {}),
-    ports: {
-      clientInfo: { name: 'mcp-host-cli', version: VERSION },
-      variables: { ...cliVariables(workspace), resolveInput: r => resolver.resolve(r) },
-      roots: { getRoots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }], onDidChangeRoots: noChange.event },
-      createLogger: name => cliLogger(out.logger(name, opts.verbose ? LogLevel.Debug : LogLevel.Error)),
-      policy: () => policy,
-    },
-  });
-  const abort = new AbortController();
-  // Ctrl-C: cancel what is in flight, stop every server (their process trees too), exit 130.
-  const onSigint = () => { abort.abort(); void host.shutdown().finally(() => process.exit(130)); };
-  process.once('SIGINT', onSigint);
-  const states = host.onDidChangeState(e => out.progress(`${e.server}: ${e.state}${e.message && e.state !== 'running' ? ` (${e.state === 'error' ? failureText(e.message, e.state, host.get(e.server)?.stderrTail ?? []) : e.message})` : ''}`));
-  try {
-    const applied = await host.apply(raw);
-    for (const why of resolver.missing.values()) out.error(`${why}${process.stdin.isTTY ? '' : ' (no terminal to ask in)'}`);
-    const problems = [...loaded.problems, ...applied.problems].filter(p => target === undefined || !p.server || p.server === target);
-    const ctx = { host, out, json: !!opts.json, problems, origin: loaded.origin };
-    if (target !== undefined) {
-      for (const p of problems) out.error(commands.describeProblem(p));
-      if (problems.some(p => p.severity === 'error')) return 1;
-    }
-    switch (command) {
-      case 'list': return commands.list(ctx);
-      case 'check': return commands.check(ctx);
-      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], runUnasked, interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
-      case 'call': return await commands.call(ctx, rest[0], rest[1], toolArgs, abort.signal);
-      case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
-      default: return await commands.prompt(ctx, rest[0], rest[1], promptArguments, abort.signal);
-    }
-  } finally {
-    states.dispose();
-    process.off('SIGINT', onSigint);
-    await host.shutdown();
-  }
-}
-
-/** The CLI's one workspace folder, trusted: the user chose to run its servers (after consent for a workspace's own files). */
-function cliVariables(workspace: string): VariableContext {
-  return { workspaceFolders: [{ name: path.basename(workspace), path: workspace }], trusted: true, userHome: os.homedir(), env: process.env };
+  const { runHost } = await import('./runHost.js');
+  return runHost({ command, rest, opts, out, raw, loaded, resolver, target, timeoutMs, toolArgs, promptArguments, workspace, served, runUnasked, port, version: VERSION });
 }
 
 /** `trust`: records the workspace's current declarations (and env files) as trusted, after showing them. */

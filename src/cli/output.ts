@@ -5,7 +5,7 @@
  * every URL (`postgres://user:password@…`) and the credential shapes the one redaction function
  * knows, so a server echoing a secret does not put it in a CI log.
  */
-import { LogLevel, plainText, redact, REDACTED, type Logger } from '../core';
+import { type Logger, LogLevel, plainText, redact, REDACTED } from '../core/light';
 import { escapeJsonText } from './visible';
 
 // scheme://user-info@ — the user-info ends at the first `@` before the host; `/`, `?`, `#`, quotes,

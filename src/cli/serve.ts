@@ -10,10 +10,9 @@
  * that reads the record gets no run the user's consent was needed for. The token ends with `serve`.
  */
 import * as readline from 'node:readline';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { matchesToolPattern, startGateway, type GatewayCall, type McpHost } from '../core';
 import type { Output } from './output';
-import { readRecord, removeRecord, writeRecord } from './serveRecord';
+import { removeRecord, writeRecord } from './serveRecord';
 import { escapeJsonText, shellWord } from './visible';
 
 export { readRecord, serveFile } from './serveRecord';
@@ -93,22 +92,3 @@ function ask(question: string): Promise<boolean> {
   });
 }
 
-/**
- * `mcp-host call` through a running `serve` of the same declarations; undefined when there is none
- * (or it does not answer), so the caller starts the server as before.
- */
-export async function callThroughServe(file: string, server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult | undefined> {
-  const record = readRecord(file);
-  if (!record) return undefined;
-  const client = new Client({ name: 'mcp-host-cli', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${record.url}${encodeURIComponent(server)}`), { requestInit: { headers: { Authorization: `Bearer ${record.token}` } } }));
-  } catch { return undefined; }
-  try {
-    return await client.callTool({ name: tool, arguments: args }, { signal, timeout: timeoutMs }) as CallToolResult;
-  } finally {
-    // The SDK's close() leaves the session open on the server: end it, so repeated calls hold none.
-    await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
-    await client.close().catch(() => undefined);
-  }
-}

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { canonicalJson, envFileContent, parseJsonc, programIdentity, referencedInputs, type VariableContext } from '../core';
+import { canonicalJson, envFileContent, parseJsonc, programIdentity, referencedInputs, type VariableContext } from '../core/light';
 import { shellWord } from './visible';
 
 /** Where the CLI keeps its own settings: the platform's per-user configuration folder. */

@@ -1,6 +1,7 @@
 /**
  * The CLI (src/cli) is an embedder of the core like any other: every module it loads from this
- * repository is its own or src/core/index.ts, the core's public surface. A deep import (src/core/x/y)
+ * repository is its own or one of the core's public entries, src/core/index.ts and its SDK-free part
+ * src/core/light.ts (@mcp-host/core and @mcp-host/core/light). A deep import (src/core/x/y)
  * would let the CLI depend on what an embedder of @mcp-host/core cannot reach.
  */
 import * as assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import { repoRoot } from './helpers';
 
 const cliDir = path.join(repoRoot, 'src/cli');
 const coreIndex = path.join(repoRoot, 'src/core/index.ts');
+/** The core's public entries (packages/core/package.json "exports"), relative to a repository root. */
+const ENTRIES = ['src/core/index.ts', 'src/core/light.ts'];
 
 /** Each relative import, `require()` and `import()` of a file, resolved to the file it names. */
 export function repositoryImports(file: string): { specifier: string; target: string }[] {
@@ -23,17 +26,17 @@ export function repositoryImports(file: string): { specifier: string; target: st
   });
 }
 
-/** What a CLI source file under `root`/src/cli may load: the CLI's own files and the core's index. */
+/** What a CLI source file under `root`/src/cli may load: the CLI's own files and the core's public entries. */
 export function outsideCliBoundary(file: string, root = repoRoot): string[] {
   const ownDir = path.join(root, 'src/cli') + path.sep;
-  const index = path.join(root, 'src/core/index.ts');
+  const entries = ENTRIES.map(e => path.join(root, e));
   return repositoryImports(file)
-    .filter(({ target }) => target !== index && !target.startsWith(ownDir))
+    .filter(({ target }) => !entries.includes(target) && !target.startsWith(ownDir))
     .map(({ specifier, target }) => `${path.relative(root, file)}: ${specifier} (${path.relative(root, target)})`);
 }
 
 describe('src/cli imports only the core\'s public index', () => {
-  it('no CLI file reaches into src/core beyond index.ts, or into src/vscode', () => {
+  it('no CLI file reaches into src/core beyond index.ts and light.ts, or into src/vscode', () => {
     const files = fs.readdirSync(cliDir, { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts')).map(f => path.join(cliDir, f));
     assert.ok(files.some(f => f.endsWith('main.ts')), `no CLI sources found in ${cliDir}`);
     assert.deepEqual(files.flatMap(f => outsideCliBoundary(f)), []);

@@ -73,7 +73,7 @@ describe('@mcp-host/core package (packed, installed offline into a fresh project
   });
 
   it('ships the library, the bin, declarations and the README, and nothing of VS Code', () => {
-    for (const f of ['dist/index.js', 'dist/cli.js', 'dist/types/index.d.ts', 'dist/types/host.d.ts', 'dist/types/ports.d.ts', 'README.md', 'package.json']) assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
+    for (const f of ['dist/index.js', 'dist/light.js', 'dist/cli.js', 'dist/types/index.d.ts', 'dist/types/light.d.ts', 'dist/types/host.d.ts', 'dist/types/ports.d.ts', 'README.md', 'package.json']) assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
     assert.deepEqual(files.filter(f => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'), []);
     const lib = fs.readFileSync(path.join(project, 'node_modules/@mcp-host/core/dist/index.js'), 'utf8');
     assert.doesNotMatch(lib, /require\(["']vscode["']\)/);

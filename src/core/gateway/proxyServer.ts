@@ -51,8 +51,11 @@ export function createProxyServer(ctx: ProxyContext): Server {
   // without what a reader cannot see and within the per-server cap.
   const instructions = conn?.instructions && !serverRefusal(ctx.policy(), name)
     ? cleanInstructions(conn.instructions, MAX_INSTRUCTIONS_PER_SERVER) : undefined;
+  // Named as the user declared it, never by the server's own title: VS Code names a server's tools after
+  // its serverInfo (`mcp_<title or name>_<tool>`), so a title of "github" would put a server's tools under
+  // another server's name in the tool picker, tool sets and `#` references.
   const server = new Server(
-    { name, version: conn?.serverInfo?.version ?? '0.0.0', ...(conn?.serverInfo?.title ? { title: conn.serverInfo.title } : {}) },
+    { name, version: conn?.serverInfo?.version ?? '0.0.0' },
     {
       capabilities: {
         tools: { listChanged: true },

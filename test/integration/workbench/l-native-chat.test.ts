@@ -39,11 +39,11 @@ describe('VS Code\'s own chat: an MCP Host server\'s prompt as its / command, it
     const readResource = conn.readResource.bind(conn);
     conn.readResource = (uri, opts) => { reads.push(uri); return readResource(uri, opts); };
     // VS Code's built-in MCP host starts our native definition (its prompts and resources come with it).
-    // (VS Code prefixes the tools with the server's own title when it gives one, here "Everything Reference
-    // Server": mcp_everything_re_get-sum; nativeDriver.startInVsCode expects the label, so wait here.)
+    // VS Code prefixes the tools with the serverInfo the gateway gives: the declared name, never the server's
+    // own title ("Everything Reference Server" would make mcp_everything_re_get-sum).
     await waitFor(async () => {
       await vscode.commands.executeCommand('workbench.mcp.startServer', vscodeServerId('everything'), { waitForLiveTools: true });
-      return vscode.lm.tools.some(t => /^mcp_everything\w*_get-sum$/.test(t.name));
+      return vscode.lm.tools.some(t => t.name === 'mcp_everything_get-sum');
     }, 60_000, 'VS Code\'s built-in MCP host to start our definition of everything and list its tools');
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
     await pickScriptedModel();

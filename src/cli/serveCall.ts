@@ -1,0 +1,97 @@
+/**
+ * `mcp-host call` through a running `mcp-host serve` (its record: serveRecord.ts). This is the warm path,
+ * so it speaks Streamable HTTP by hand instead of through the SDK's client: loading the SDK (and the
+ * core that holds it) costs a warm call more than the call itself (≈ 200 ms of module loading against a
+ * few ms of loopback traffic). It is the client side of one exchange with our own gateway: initialize,
+ * initialized, one tools/call, then the session is ended so repeated calls hold none.
+ *
+ * The answer is the gateway's, which passes the server's result through: only its shape is checked
+ * here (a result object with a content list); the printing cleans what it shows (commands.ts).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { readRecord } from './serveRecord';
+
+const PROTOCOL = '2025-11-25';
+
+/** A JSON-RPC error of the gateway or the server, worded as the SDK's client words it. */
+export class ServeCallError extends Error {}
+
+/** The call's result; undefined when no serve is running for these declarations (or it does not answer). */
+export async function callThroughServe(file: string, server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult | undefined> {
+  const record = readRecord(file);
+  if (!record) return undefined;
+  const url = `${record.url}${encodeURIComponent(server)}`;
+  const base: Record<string, string> = { authorization: `Bearer ${record.token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  let session: string | undefined;
+  try {
+    const init = await fetch(url, { method: 'POST', headers: base, signal: deadline, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'mcp-host-cli', version: '1' } } }) });
+    session = init.headers.get('mcp-session-id') ?? undefined;
+    if (!init.ok || !session) { await init.body?.cancel(); return undefined; }
+    await answerTo(init, 1);
+  } catch {
+    // A record whose serve is gone (or does not speak to us): the call starts the server itself.
+    return undefined;
+  }
+  const headers = { ...base, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL };
+  try {
+    const initialized = await fetch(url, { method: 'POST', headers, signal: deadline, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await initialized.body?.cancel();
+    const call = await fetch(url, { method: 'POST', headers, signal: deadline, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } }) });
+    if (!call.ok) throw new ServeCallError(`the running serve answered HTTP ${call.status}`);
+    return asCallToolResult(await answerTo(call, 2));
+  } catch (e) {
+    if (deadline.aborted && !signal.aborted) throw new ServeCallError(`MCP error -32001: Request timed out after ${timeoutMs} ms`);
+    throw e;
+  } finally {
+    await fetch(url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) }).then(r => r.body?.cancel(), () => undefined);
+  }
+}
+
+/** The `result` of the JSON-RPC answer with `id`, from a JSON body or an SSE stream (whose other messages are notifications). */
+async function answerTo(response: Response, id: number): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  const messages = type.includes('text/event-stream') ? sseMessages(response) : oneJson(response);
+  for await (const m of messages) {
+    if (!m || typeof m !== 'object' || (m as { id?: unknown }).id !== id) continue;
+    const { result, error } = m as { result?: unknown; error?: { code?: unknown; message?: unknown } };
+    if (error) throw new ServeCallError(`MCP error ${String(error.code)}: ${String(error.message)}`);
+    return result;
+  }
+  throw new ServeCallError('the running serve ended its answer without a result');
+}
+
+async function* oneJson(response: Response): AsyncGenerator<unknown> {
+  yield await response.json();
+}
+
+/** The JSON `data` of each SSE event, in order. */
+async function* sseMessages(response: Response): AsyncGenerator<unknown> {
+  if (!response.body) return;
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event.split('\n').filter(l => l.startsWith('data:')).map(l => l.slice(l.startsWith('data: ') ? 6 : 5)).join('\n');
+        if (data) yield JSON.parse(data) as unknown;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+function asCallToolResult(result: unknown): CallToolResult {
+  const r = result as { content?: unknown } | null;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.content) || !r.content.every(b => b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string')) {
+    throw new ServeCallError('the running serve answered tools/call with something that is not a tool result');
+  }
+  return r as CallToolResult;
+}
