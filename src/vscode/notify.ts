@@ -68,8 +68,10 @@ export function inputBoxText(text: string | undefined): string | undefined {
  * progress shows them like a message (a tool's title, a server's name and its own progress text).
  */
 export function withProgress<R>(options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>): Thenable<R> {
-  const clean = options.title === undefined ? options : { ...options, title: notificationText(options.title) };
+  // Outside a notification (the status bar, a view) the title draws `$(icons)`: written `\$(` there.
+  const text = options.location === vscode.ProgressLocation.Notification ? notificationText : (t: string) => notificationText(t).replace(/\$\(/g, '\\$(');
+  const clean = options.title === undefined ? options : { ...options, title: text(options.title) };
   return vscode.window.withProgress(clean, (progress, token) => task({
-    report: value => progress.report(value.message === undefined ? value : { ...value, message: notificationText(value.message) }),
+    report: value => progress.report(value.message === undefined ? value : { ...value, message: text(value.message) }),
   }, token));
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WATCH_QUIET_AFTER_START_MS } from '../../src/vscode/dev/devMode';
@@ -192,4 +193,27 @@ describe('dev mode: watch and debug a server under development', function () {
       await vscode.workspace.getConfiguration('launch', folder.uri).update('inputs', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
     }
   });
+
+  // Found by the second outside attack: ending the session (the debug toolbar's Stop) left the server running
+  // with its inspector open and nothing attached, for any local process to connect to.
+  it('ATTACKER: the user ends the debug session: the server does not run on with an open debug port', async () => {
+    const started: vscode.DebugSession[] = [];
+    const subs = [vscode.debug.onDidStartDebugSession(s => started.push(s))];
+    try {
+      const a = await declareServers({ dbg: { ...nodeServer(fixture('debuggee')), dev: { debug: { type: 'node' } } } });
+      const dbg = a.host.require('dbg');
+      await waitState(dbg, 'running');
+      const port = dbg.inspectorPort!;
+      const root = await waitFor(() => started.find(s => !s.parentSession && s.name === 'MCP server: dbg'), 20_000, 'the attach session');
+      await vscode.debug.stopDebugging(root);
+      await waitState(dbg, 'stopped', 20_000);
+      const open = await new Promise<boolean>(resolve => { const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); }); c.once('error', () => resolve(false)); });
+      assert.equal(open, false, `the inspector still listens on 127.0.0.1:${port}`);
+      await waitFor(async () => /was stopped: its debug session ended, and its debug port \(127\.0\.0\.1:\d+\) would stay open/.test([...(await readExtensionLogs(a)).values()].join('\n')), 10_000, 'the log line saying why');
+    } finally {
+      subs.forEach(s => s.dispose());
+      await declareServers(undefined);
+    }
+  });
 });
+

@@ -85,6 +85,17 @@ describe('servers from settings', function () {
     assert.equal(items.find(i => i.label === 'good')!.contextValue, 'server:running');
   });
 
+  // Found by the second outside attack: a problem's message quotes the declaration, and the row's Markdown
+  // tooltip showed it raw: a cloned repository's settings drew an image (fetched on hover) and a link there.
+  it('ATTACKER: a broken declaration\'s text is shown literally in its row\'s tooltip: no image, no link', async () => {
+    const a = await declareServers({ bad: { type: '![x](https://attacker.example/beacon.png) [Fix it](https://attacker.example/)', command: 'x' } });
+    const items = await waitFor(async () => { const all = await serverItems(a); return all.some(i => i.contextValue === 'problem') ? all : undefined; }, 10_000, 'the problem row');
+    const row = items.find(i => i.contextValue === 'problem')!;
+    assert.doesNotMatch(row.tooltip, /!\[x\]\(https:/, `the tooltip's Markdown holds the image: ${row.tooltip}`);
+    assert.doesNotMatch(row.tooltip, /(?<!\\)\[Fix it(?<!\\)\]\(https:/, `the tooltip's Markdown holds the link: ${row.tooltip}`);
+    assert.match(row.tooltip, /attacker\\\.example/, 'the text is there, escaped');
+  });
+
   it('shows automatic restarts after a crash and the error state once the budget is spent', async () => {
     await setSetting('mcpHost.autoRestart.maxRestarts', 2);
     await setSetting('mcpHost.autoRestart.initialDelay', 0.2);

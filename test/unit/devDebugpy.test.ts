@@ -101,12 +101,20 @@ describe('dev mode: debugpy for Python servers (core)', function () {
   // while MCP Host named a port nobody held (anyone could take it and receive the attach).
   it('ATTACKER: an option that hides what it runs (-mserver, -cCODE, -Im, --) is refused, never run undebugged', () => {
     const at = (args: string[]) => withDebugpy(stdio('python3', args), 4321).args;
-    for (const args of [['-mecho_server', 'x'], ['-cprint(1)'], ['-Im', 'srv'], ['-Ic', 'code'], ['--', 's.py'], ['--help'], ['-uXdev', 's.py'], ['-I', '-mx']]) {
+    for (const args of [['-mecho_server', 'x'], ['-cprint(1)'], ['-Im', 'srv'], ['-Ic', 'code'], ['--', 's.py'], ['--help'], ['-I', '-mx'], ['-Ixm', 's.py']]) {
       assert.throws(() => at(args), (e: Error) => e instanceof DebugpyLaunchError && /Write each interpreter option as its own argument/.test(e.message), JSON.stringify(args));
     }
     assert.deepEqual(at(['-Xfrozen_modules=off', 's.py']), ['-Xfrozen_modules=off', '-m', 'debugpy', '--listen', '127.0.0.1:4321', 's.py'], 'an option with its value attached');
     assert.deepEqual(at(['-IB', '-W', 'ignore', '-m', 'srv']), ['-IB', '-W', 'ignore', '-m', 'debugpy', '--listen', '127.0.0.1:4321', '-m', 'srv'], 'combined flags without values');
     assert.deepEqual(at(['--check-hash-based-pycs', 'never', 's.py']).slice(2, 4), ['-m', 'debugpy']);
+    // Found by the second outside attack: valid command lines the first strict reading refused.
+    assert.deepEqual(at(['-IW', 'error', 's.py']), ['-IW', 'error', '-m', 'debugpy', '--listen', '127.0.0.1:4321', 's.py'], 'a group ending in -W takes the next argument');
+    assert.deepEqual(at(['-sXdev', '-BWignore', 's.py']).slice(2, 4), ['-m', 'debugpy'], 'a group ending in -X/-W takes the rest');
+    const py = (args: string[]) => withDebugpy(stdio('py', args), 4321).args;
+    assert.deepEqual(py(['-3', '-m', 'srv']), ['-3', '-m', 'debugpy', '--listen', '127.0.0.1:4321', '-m', 'srv'], 'the Windows launcher\'s version option');
+    assert.deepEqual(py(['-3.12-64', 'server.py']).slice(0, 2), ['-3.12-64', '-m']);
+    assert.deepEqual(py(['-V:3.12', '-u', 's.py']).slice(0, 3), ['-V:3.12', '-u', '-m']);
+    assert.throws(() => at(['-3', 's.py']), DebugpyLaunchError, 'a version option is the launcher\'s, not python3\'s');
   });
 
   // Found by an outside attack: `mcp-host serve` (no debugger) started debugpy, whose port stayed open for the

@@ -17,11 +17,6 @@ export class DebugpyLaunchError extends Error {}
 
 /** `python`, `python3`, `python3.12`, `pythonw`, `py` (Windows launcher), with or without `.exe`. */
 const INTERPRETER = /^(python(\d+(\.\d+)*)?w?|py)$/;
-/** Interpreter options that take the next argument as their value (or the rest of their own: `-Xdev`). */
-const WITH_VALUE = new Set(['X', 'W', 'Q']);
-/** CPython's one-letter options that take no value, which may be combined (`-IB`). */
-const FLAGS = /^[bBdEhiIOPqRsSuvVx?]+$/;
-
 export function isPythonInterpreter(command: string): boolean {
   return INTERPRETER.test(programName(command).toLowerCase().replace(/\.exe$/, ''));
 }
@@ -36,7 +31,7 @@ export function withDebugpy(launch: StdioLaunch, port: number): StdioLaunch {
   if (!isPythonInterpreter(launch.command)) {
     throw new DebugpyLaunchError(`dev.debug "python" runs the server under debugpy inside its Python interpreter, so "command" must be one (python, python3…), not "${programName(launch.command)}". Declare it as e.g. "command": "python3", "args": ["-m", "your_server"] (or the script's path).`);
   }
-  const i = targetIndex(launch.args);
+  const i = targetIndex(launch.args, programName(launch.command).toLowerCase().replace(/\.exe$/, '') === 'py');
   return { ...launch, args: [...launch.args.slice(0, i), '-m', 'debugpy', '--listen', `127.0.0.1:${port}`, ...launch.args.slice(i)] };
 }
 
@@ -46,19 +41,23 @@ export function withDebugpy(launch: StdioLaunch, port: number): StdioLaunch {
  * form that would leave the target inside another argument (`-mserver`, `-Im server`, `-cCODE`, `--`) is
  * refused, so the server never runs undebugged while a debugger is told to attach to an empty port.
  */
-function targetIndex(args: readonly string[]): number {
+function targetIndex(args: readonly string[], launcher: boolean): number {
   const refuse = (why: string) => new DebugpyLaunchError(`dev.debug "python": ${why} Write each interpreter option as its own argument, and "-m" or "-c" apart from its value: "args": ["-m", "your_server"].`);
-  for (let i = 0; i < args.length;) {
+  let i = 0;
+  // The Windows launcher's own version options come first (`py -3.12 …`, `py -V:3.12 …`).
+  if (launcher) while (i < args.length && /^-(?:\d+(?:\.\d+)*(?:-(?:32|64))?|V:.+)$/.test(args[i])) i++;
+  while (i < args.length) {
     const a = args[i];
     if (a === '-m' || a === '-c') return i;
     if (!a.startsWith('-')) return i;
     if (a === '-') throw new DebugpyLaunchError('dev.debug "python": the arguments name no script or module (-m) to run under debugpy.');
     if (a === '--check-hash-based-pycs') { i += 2; continue; }
     if (a.startsWith('--')) throw refuse(`"${a}" is not an interpreter option MCP Host can keep before debugpy.`);
-    const letters = a.slice(1);
-    if (WITH_VALUE.has(letters[0])) { i += letters.length === 1 ? 2 : 1; continue; }
-    if (!FLAGS.test(letters)) throw refuse(`"${a}" holds an option MCP Host cannot separate from what it runs.`);
-    i += 1;
+    // A group as CPython reads it: flags, then at most one of -W/-X/-Q, whose value is the rest of the
+    // group or, when nothing is left, the next argument (`-IW error`, `-sXdev`).
+    const group = /^-([bBdEhiIOPqRsSuvVx?]*)(?:([WXQ])(.*))?$/.exec(a);
+    if (!group || (!group[1] && !group[2])) throw refuse(`"${a}" holds an option MCP Host cannot separate from what it runs.`);
+    i += group[2] && group[3] === '' ? 2 : 1;
   }
   throw new DebugpyLaunchError('dev.debug "python": the arguments name no script or module (-m) to run under debugpy.');
 }

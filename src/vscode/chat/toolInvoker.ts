@@ -6,8 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { BLOCKED_RESULT, MAX_BATCH_CALLS, plainText, TOO_MANY_CALLS, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
+import { BLOCKED_RESULT, MAX_BATCH_CALLS, TOO_MANY_CALLS, toolResultParts, toolResultTexts, toolVisibility, type McpHost, type ServerConnection, type ToolResultPart } from '../../core';
 import { toAbortSignal } from '../cancellation';
+import { inlineCode, markdownText } from './markdownText';
 import type { ToolActivityLog, ToolOutcome } from './activityLog';
 import type { BatchAnswer, ToolConsent } from './toolConsent';
 import { isToolEnabled } from './toolSettings';
@@ -17,6 +18,7 @@ export interface InvokeRequest {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   readonly token?: vscode.CancellationToken;
+  /** Progress for chat, as Markdown (what the server chose is in code spans). */
   readonly onProgress?: (message: string) => void;
   /** Who asks: a model (default), or the server's own MCP App (which may call only tools visible to apps). */
   readonly caller?: 'model' | 'app';
@@ -95,13 +97,14 @@ export class ToolInvoker implements vscode.Disposable {
     if (!approvedBy) return finish('denied', req.batch?.tooMany ? TOO_MANY_CALLS : vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
     if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
 
-    const label = plainText(tool.title ?? tool.annotations?.title ?? req.tool, { singleLine: true, maxLength: 100 });
-    req.onProgress?.(vscode.l10n.t('Running {0} ({1})…', label, req.server));
+    // Chat shows progress as Markdown: every piece the server chose (title, progress and status text) is a code span.
+    const label = markdownText(tool.title ?? tool.annotations?.title ?? req.tool, 100);
+    req.onProgress?.(vscode.l10n.t('Running {0} ({1})…', label, inlineCode(req.server)));
     try {
       const result = await this.urlRetry(() => conn.callTool(req.tool, req.args, {
         signal,
-        onprogress: p => req.onProgress?.(`${label}: ${p.total ? `${p.progress}/${p.total}` : p.progress}${p.message ? ` — ${p.message}` : ''}`),
-        onTaskStatus: t => req.onProgress?.(`${label}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`),
+        onprogress: p => req.onProgress?.(`${label}: ${markdownText(`${p.total ? `${p.progress}/${p.total}` : p.progress}`, 40)}${p.message ? ` — ${markdownText(p.message, 300)}` : ''}`),
+        onTaskStatus: t => req.onProgress?.(`${label}: ${markdownText(String(t.status), 40)}${t.statusMessage ? ` — ${markdownText(t.statusMessage, 300)}` : ''}`),
       }), req.server);
       const parts = toolResultParts(result, tool);
       const texts = toolResultTexts(parts, result.isError);

@@ -11,7 +11,7 @@ import { RestartPolicy } from '../../core/connection/restartPolicy';
 import { unlinked } from '../../core/text';
 import type { ServerLogs } from '../logs';
 import { readSetting } from '../settingsReader';
-import { showWarning } from '../notify';
+import { showInfo, showWarning } from '../notify';
 
 /** Saving several files (a build, "Save All") restarts once. */
 export const WATCH_DEBOUNCE_MS = 300;
@@ -34,6 +34,9 @@ const SERVER_KEY = '__mcpHostServer';
 
 /** Whether VS Code has the debugger for `type` (the core's `debuggers` port), or why not. */
 export function debuggerFor(type: 'node' | 'python'): true | string {
+  // In Restricted Mode VS Code asks to trust the workspace before it attaches: MCP Host would cause that question,
+  // and a "no" would leave the port open.
+  if (!vscode.workspace.isTrusted) return 'VS Code attaches debuggers only in a trusted workspace';
   if (type === 'node' || vscode.extensions.getExtension(PYTHON_DEBUGGER)) return true;
   return `VS Code has no Python debugger to attach with (install the Python Debugger extension, ${PYTHON_DEBUGGER}, then restart the server)`;
 }
@@ -84,7 +87,14 @@ export class DevMode implements vscode.Disposable {
       if (server !== undefined && !s.parentSession) { this.tokens.delete(token as string); this.sessions.set(server, s); }
     }));
     sub(vscode.debug.onDidTerminateDebugSession(s => {
-      for (const [name, own] of this.sessions) if (own === s) { this.sessions.delete(name); this.attached.delete(name); }
+      for (const [name, own] of this.sessions) {
+        if (own !== s) continue;
+        const port = this.attached.get(name);
+        this.sessions.delete(name);
+        this.attached.delete(name);
+        // The user ended the session while the server runs on: its debug port would stay open to every local process.
+        this.closeDebugPort(name, port, vscode.l10n.t('its debug session ended'));
+      }
     }));
     this.syncWatches();
   }
@@ -195,7 +205,22 @@ export class DevMode implements vscode.Disposable {
     if (!ok) {
       this.attached.delete(e.server);
       this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
+      this.closeDebugPort(e.server, port, vscode.l10n.t('VS Code could not attach the debugger'));
     }
+  }
+
+  /**
+   * A debug port without its debugger is a door: anyone on this computer may connect and run code in the
+   * server. So a server still running on `port` when its session ended (or never started) is stopped,
+   * saying why; starting it again attaches again.
+   */
+  private closeDebugPort(name: string, port: number | undefined, why: string): void {
+    const conn = this.host.get(name);
+    if (port === undefined || !conn || conn.state !== 'running' || conn.inspectorPort !== port) return;
+    const message = vscode.l10n.t('MCP server "{0}" was stopped: {1}, and its debug port (127.0.0.1:{2}) would stay open to every process on this computer. Start it again to debug it.', name, why, port);
+    this.logs.get(name).warn(message);
+    void conn.stop();
+    void showInfo(message);
   }
 
   /** A fresh token naming `server` in one attach configuration. */
@@ -234,6 +259,7 @@ export class DevMode implements vscode.Disposable {
     if (!ok) {
       this.attached.delete(name);
       this.logs.get(name).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Python debugger to port {0}.', port));
+      this.closeDebugPort(name, port, vscode.l10n.t('VS Code could not attach the debugger'));
     }
   }
 

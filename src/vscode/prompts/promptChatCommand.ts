@@ -9,6 +9,7 @@ import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { McpHost } from '../../core';
 import { argumentTitle, getPromptFromCommand, PromptError, renderBlock } from '../../core/prompts';
 import { modelText } from '../../core/text';
+import { inlineCode, markdownText } from '../chat/markdownText';
 
 export type PromptChatCommand = (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
 
@@ -33,7 +34,8 @@ export function promptChatCommand(host: McpHost): PromptChatCommand {
       sub.dispose();
     }
     const { command, result } = got;
-    stream.progress(vscode.l10n.t('Running prompt "{0}" from {1}…', got.prompt.title ?? got.prompt.name, command.server));
+    // Progress is Markdown: the prompt's title is the server's.
+    stream.progress(vscode.l10n.t('Running prompt {0} from {1}…', markdownText(got.prompt.title ?? got.prompt.name, 100), inlineCode(command.server)));
     try {
       const response = await request.model.sendRequest(toChatMessages(result), {}, token);
       for await (const chunk of response.text) stream.markdown(chunk);

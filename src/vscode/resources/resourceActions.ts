@@ -10,6 +10,7 @@ import { fileNameFor, formatSize, languageForMime } from './mime';
 import type { ResourceFileSystem } from './resourceFileSystem';
 import { toFileSystemError } from './resourceFileSystem';
 import { showError, showInfo } from '../notify';
+import { pickText } from '../pickText';
 
 /** A resource to act on: its server and URI, plus what the listing said about it. */
 export interface ResourceTarget {
@@ -45,7 +46,8 @@ export async function openResource(fs: ResourceFileSystem, target: ResourceTarge
   }
   let chosen = parts;
   if (parts.length > OPEN_ALL_LIMIT) {
-    const picked = await vscode.window.showQuickPick(parts.map(p => ({ label: p.fileName, description: p.mimeType, detail: p.uri, picked: p.index < OPEN_ALL_LIMIT, part: p })), {
+    // The MIME types and URIs are the server's, and QuickPick items draw `$(icons)`.
+    const picked = await vscode.window.showQuickPick(parts.map(p => ({ label: pickText(p.fileName), description: p.mimeType === undefined ? undefined : pickText(p.mimeType), detail: pickText(p.uri), picked: p.index < OPEN_ALL_LIMIT, part: p })), {
       canPickMany: true,
       title: vscode.l10n.t('{0} returned {1} contents — choose which to open', target.uri, parts.length),
     });

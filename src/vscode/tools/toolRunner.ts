@@ -11,6 +11,7 @@ import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, un
 import type { ToolInvoker } from '../chat/toolInvoker';
 import { runFormFlow } from '../elicitation/formFlow';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
+import { pickText } from '../pickText';
 import { showError, showInfo, showWarning, withProgress } from '../notify';
 
 export const TOOL_RUN_SCHEME = 'mcp-tool-run';
@@ -153,7 +154,8 @@ export class ToolRunner implements vscode.Disposable {
       }
       return { server: t.server, tool };
     }
-    const items = this.host.tools.map(o => ({ label: label(o.item.title ?? o.item.name), description: o.server, detail: o.item.description ? label(o.item.description) : undefined, server: o.server, tool: o.item }));
+    // QuickPick items draw `$(icons)`: the server's title and description go through pickText.
+    const items = this.host.tools.map(o => ({ label: pickText(o.item.title ?? o.item.name, 200), description: o.server, detail: o.item.description ? pickText(o.item.description) : undefined, server: o.server, tool: o.item }));
     if (!items.length) { void showInfo(vscode.l10n.t('No MCP tools are available.')); return undefined; }
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Run MCP Tool'), placeHolder: vscode.l10n.t('Pick a tool to run'), matchOnDescription: true });
     return picked ? { server: picked.server, tool: picked.tool } : undefined;

@@ -53,7 +53,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (node.kind === 'problem') {
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
       item.description = node.problems[0].message;
-      item.tooltip = new vscode.MarkdownString(node.problems.map(p => `- ${p.field ? `\`${p.field}\`: ` : ''}${p.message}`).join('\n'));
+      // A problem's message quotes the declaration (a workspace's text): shown literally, as the row's tooltip below is.
+      item.tooltip = new vscode.MarkdownString(node.problems.map(p => `- ${p.field ? `${escape(plainText(p.field, { singleLine: true }))}: ` : ''}${escape(plainText(p.message))}`).join('\n'));
       item.contextValue = 'problem';
       item.command = { command: 'mcpHost.openServerDeclaration', title: vscode.l10n.t('Open Declaration'), arguments: [node] };
       return item;
