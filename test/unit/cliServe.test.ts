@@ -56,6 +56,18 @@ describe('cli serve', function () {
     assert.notEqual(pid(cold), pid(first));
   });
 
+  // The warm path speaks to the gateway by hand (src/cli/serveCall.ts): its errors read as a cold call's.
+  it('a call through serve that fails says why (an unknown tool); --json prints the result whole', async () => {
+    await startServe();
+    const unknown = await runCli([...args, 'call', 'echo', 'no-such-tool'], dir, env);
+    assert.equal(unknown.code, 1, unknown.stdout);
+    assert.match(unknown.stderr, /no-such-tool/);
+    const json = await runCli([...args, '--json', 'call', 'echo', 'echo', '{"text":"warm json"}'], dir, env);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual((JSON.parse(json.stdout) as { content: unknown[] }).content, [{ type: 'text', text: 'warm json' }]);
+    assert.equal(records().length, 1, 'still served: these went through serve');
+  });
+
   it('ignores a planted record: readable by others, a link, or pointing off 127.0.0.1', async () => {
     // The attacker's endpoint records whatever reaches it (a call's arguments may be secrets).
     let reached = 0;
