@@ -49,6 +49,9 @@ export const runs = [
   { name: 'reload', dir: 'reload', ui: 'test/ui-reload', env: { MCP_HOST_UI_BRIDGE: UI_BRIDGE_DIR }, fixtureExtensions: [], timeoutMs: 420_000, settings: { 'mcpHost.autostart': 'onDemand' } },
   // Roots follow added/removed folders: a multi-root workspace, so adding a folder does not "enter a new workspace".
   { name: 'multiroot', dir: 'multiroot', workspace: 'test/fixtures/multiroot', workspaceFile: 'multi.code-workspace' },
+  // dev.debug "python" attached in VS Code: the Python Debugger cannot be installed offline, so a stand-in under its
+  // id (what that extension does for an attach with `connect`) makes VS Code speak DAP to the real debugpy.
+  { name: 'python-debug', dir: 'python-debug', fixtureExtensions: [path.join(REPO, 'test/fixtures/lm-extension'), path.join(REPO, 'test/fixtures/python-debugger-standin')] },
   // Workspace Trust: workspace-declared servers stay stopped in Restricted Mode; user servers run in the
   // home folder (the workspace plants code for `npx`/`python -m` there) or wait for trust if they refer to it.
   {
