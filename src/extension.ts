@@ -11,7 +11,6 @@ import type { McpHostApi } from './vscode/api';
 import { catalogDir, EARLY_BUNDLE_FILE, HOST_BUNDLE_FILE, ledgerDir, PARTICIPANT_ID, RESOURCES_VIEW_ID, SERVERS_VIEW_ID, type EarlyBundle, type EarlyOutcome, type HostBundle, type LoadedHost } from './vscode/lazy/contract';
 import { ActivationContributions } from './vscode/lazy/lateContributions';
 import { createLazyApi } from './vscode/lazy/lazyApi';
-import { showError } from './vscode/notify';
 
 // activationMs is what MCP Host's activation costs the extension host: evaluating this bundle plus the
 // activate() call. The bundle's first statement (esbuild banner) sets __mcpHostLoadStart; unbundled (tsc
@@ -61,7 +60,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
   // The servers start as soon as activation is over.
   setImmediate(() => {
-    load().catch(e => showError(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
+    // Not notify.ts: the activation bundle holds nothing of the core (activationBundle.test.ts), and this
+    // message quotes only a failure to load our own host bundle, no server's text.
+    load().catch(e => vscode.window.showErrorMessage(vscode.l10n.t('MCP Host could not start: {0}', e instanceof Error ? e.message : String(e))));
   });
   return lazy.api;
 }

@@ -120,7 +120,8 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   const resolver = createInputResolver(loaded.inputs, loaded.secrets, process.env, terminalPrompt(process.stdin, process.stderr),
     new Map(Object.entries(loaded.servers).map(([name, decl]) => [name, referencedInputs(decl)])));
   const fromEnv = envValues(loaded.servers, process.env);
-  out = new Output(() => [...resolver.values, ...fromEnv], stdout, stderr, opts.quiet);
+  const secrets = () => [...resolver.values, ...fromEnv];
+  out = new Output(secrets, stdout, stderr, opts.quiet);
   setOut(out);
   for (const f of loaded.files) out.progress(`${f.path}: ${f.servers} server(s)`);
 
@@ -137,8 +138,20 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   };
   if (command === 'call' && (await runUnasked([rest[0]])).length) {
     // A running `serve` of these very declarations holds the servers warm; its token runs only what this call would run unasked.
+    // Ctrl-C cancels the call in serve too: the session is ended (serveCall.ts), which cancels what runs in it.
     const abort = new AbortController();
-    const result = await callThroughServe(served, rest[0], rest[1], toolArgs, abort.signal, timeoutMs);
+    const onSigint = () => abort.abort();
+    process.once('SIGINT', onSigint);
+    let result;
+    try {
+      result = await callThroughServe(served, rest[0], rest[1], toolArgs, abort.signal, timeoutMs);
+    } catch (e) {
+      if (abort.signal.aborted) return 130;
+      throw e;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+    if (abort.signal.aborted) return 130;
     if (result) return printCallResult({ out, json: !!opts.json }, rest[0], rest[1], result);
   }
   const port = opts.port === undefined ? undefined : Number(opts.port);
@@ -163,7 +176,7 @@ async function run(argv: readonly string[], out: Output, setOut: (o: Output) => 
   }
 
   const { runHost } = await import('./runHost.js');
-  return runHost({ command, rest, opts, out, raw, loaded, resolver, target, timeoutMs, toolArgs, promptArguments, workspace, served, runUnasked, port, version: VERSION });
+  return runHost({ command, rest, opts, out, raw, loaded, resolver, target, timeoutMs, toolArgs, promptArguments, workspace, served, runUnasked, port, version: VERSION, secrets });
 }
 
 /** `trust`: records the workspace's current declarations (and env files) as trusted, after showing them. */

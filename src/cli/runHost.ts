@@ -33,6 +33,8 @@ export interface HostRun {
   readonly runUnasked: (names: readonly string[]) => Promise<readonly string[]>;
   readonly port: number | undefined;
   readonly version: string;
+  /** What the output redacts (resolved inputs, secret environment values). */
+  readonly secrets: () => Iterable<string>;
 }
 
 export async function runHost(p: HostRun): Promise<number> {
@@ -73,7 +75,7 @@ export async function runHost(p: HostRun): Promise<number> {
     switch (command) {
       case 'list': return commands.list(ctx);
       case 'check': return commands.check(ctx);
-      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], runUnasked, interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
+      case 'serve': return await serve({ host, out, file: served, allow: opts.allow ?? [], runUnasked, secrets: p.secrets, interactive: !!(process.stdin.isTTY && process.stderr.isTTY), ...(port !== undefined ? { port } : {}) });
       case 'call': return await commands.call(ctx, rest[0], rest[1], toolArgs, abort.signal);
       case 'read': return await commands.read(ctx, rest[0], rest[1], abort.signal);
       default: return await commands.prompt(ctx, rest[0], rest[1], promptArguments, abort.signal);

@@ -27,15 +27,19 @@ export interface ServeOptions {
   readonly interactive: boolean;
   /** Of these servers, those a fresh `mcp-host call` would run without asking (asked again at each call). */
   readonly runUnasked: (servers: readonly string[]) => Promise<readonly string[]>;
+  /** What a cold `mcp-host call` redacts from its output (resolved inputs, secret environment values). */
+  readonly secrets: () => Iterable<string>;
 }
 
-/** Serves until SIGINT/SIGTERM; returns the exit code. */
+/** Serves until SIGINT/SIGTERM/SIGHUP (its terminal closed); returns the exit code. */
 export async function serve(o: ServeOptions): Promise<number> {
   const servers = o.host.servers.map(s => s.name);
   let cliId = '';
   const gateway = await startGateway({
     host: o.host, logger: o.out.logger('gateway', 3), ...(o.port !== undefined ? { port: o.port } : {}),
     approve: call => (call.client.id === cliId ? recordMayRun(o, call.server) : approveAgentCall(o, call)),
+    // `mcp-host call` through serve prints what a cold call would: the values serve resolved are redacted for it.
+    secrets: client => (client.id === cliId ? o.secrets() : undefined),
   });
   // `mcp-host call` is the user's own command: its token runs what a fresh `call` would run unasked.
   const reachable = await o.runUnasked(servers);
@@ -55,6 +59,8 @@ export async function serve(o: ServeOptions): Promise<number> {
   await new Promise<void>(resolve => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
+    // A closed terminal: without this the record would outlive serve, naming a port anyone may take next.
+    process.once('SIGHUP', resolve);
   });
   if (cli) removeRecord(o.file, cli.token);
   gateway.dispose();

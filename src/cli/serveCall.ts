@@ -74,7 +74,8 @@ async function answerTo(response: http.IncomingMessage, id: number): Promise<unk
   const messages = type.includes('text/event-stream') ? sseMessages(response) : oneJson(response);
   try {
     for await (const m of messages) {
-      if (!m || typeof m !== 'object' || (m as { id?: unknown }).id !== id) continue;
+      // A request of the server's (it has a method) may carry the same id as ours: only an answer counts.
+      if (!m || typeof m !== 'object' || (m as { id?: unknown }).id !== id || 'method' in m) continue;
       const { result, error } = m as { result?: unknown; error?: { code?: unknown; message?: unknown } };
       if (error) throw new ServeCallError(`MCP error ${String(error.code)}: ${String(error.message)}`);
       return result;
@@ -86,6 +87,7 @@ async function answerTo(response: http.IncomingMessage, id: number): Promise<unk
 }
 
 async function* oneJson(response: http.IncomingMessage): AsyncGenerator<unknown> {
+  response.setEncoding('utf8');
   let text = '';
   for await (const chunk of response) {
     text += String(chunk);
@@ -112,8 +114,20 @@ async function* sseMessages(response: http.IncomingMessage): AsyncGenerator<unkn
 
 function asCallToolResult(result: unknown): CallToolResult {
   const r = result as { content?: unknown } | null;
-  if (!r || typeof r !== 'object' || !Array.isArray(r.content) || !r.content.every(b => b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string')) {
+  if (!r || typeof r !== 'object' || !Array.isArray(r.content) || !r.content.every(isBlock)) {
     throw new ServeCallError('the running serve answered tools/call with something that is not a tool result');
   }
   return r as CallToolResult;
+}
+
+/** A content block with the fields its kind is printed from (commands.ts printBlock). */
+function isBlock(b: unknown): boolean {
+  if (!b || typeof b !== 'object') return false;
+  const { type } = b as { type?: unknown };
+  const str = (k: string) => typeof (b as Record<string, unknown>)[k] === 'string';
+  if (type === 'text') return str('text');
+  if (type === 'image' || type === 'audio') return str('data') && str('mimeType');
+  if (type === 'resource_link') return str('uri');
+  if (type === 'resource') { const r = (b as { resource?: unknown }).resource; return !!r && typeof r === 'object' && typeof (r as { uri?: unknown }).uri === 'string'; }
+  return typeof type === 'string';
 }

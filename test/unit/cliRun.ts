@@ -17,8 +17,11 @@ export function runCli(args: readonly string[], cwd: string, env: Record<string,
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, XDG_CONFIG_HOME: cliConfigHome, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '', stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    // Decoded as a stream: a chunk may end inside a multi-byte character.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => { stdout += d; });
+    child.stderr.on('data', (d: string) => { stderr += d; });
     child.once('error', reject);
     child.once('close', code => resolve({ code, stdout, stderr }));
   });

@@ -136,6 +136,7 @@ class McpGateway implements Gateway {
         ...(this.options.reviewResult ? { review: (call: GatewayCall, text: string, signal: AbortSignal) => this.review(call, text, signal) } : {}),
         ...(this.options.presentTools ? { present: (tools: readonly Tool[]) => this.options.presentTools!(client.info, server, tools) } : {}),
         onCall: (s, tool) => this.called(client, s, tool),
+        ...(this.options.secrets ? { secrets: () => this.options.secrets!(client.info) } : {}),
       });
       const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: this.maxBody });
       const response = legacy

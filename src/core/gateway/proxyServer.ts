@@ -20,6 +20,7 @@ import { modelText } from '../text/modelBlock';
 import { verifiedSkillRead } from '../skills/skillDirectory';
 import { BLOCKED_RESULT } from '../tools/resultReview';
 import type { GatewayCall, GatewayClientInfo, GatewayPolicy } from './types';
+import { redact, redactValue } from '../redact';
 
 /** JSON-RPC internal error: what a client gets when the host cannot answer. */
 const INTERNAL_ERROR = -32603;
@@ -40,6 +41,8 @@ export interface ProxyContext {
   readonly present?: (tools: readonly Tool[]) => Promise<Tool[]>;
   /** A `resources/subscribe` of this client (the gateway forwards updates). */
   readonly subscribed?: (uri: string, on: boolean) => void;
+  /** Values removed from tool results and error texts for this client (GatewayOptions.secrets). */
+  readonly secrets?: () => Iterable<string> | undefined;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -100,7 +103,9 @@ export function createProxyServer(ctx: ProxyContext): Server {
     return { tools: left ? [...shown, ...gatewayTools(name, offered.length, left)] : shown };
   });
   server.setRequestHandler('tools/call', async (req, rc) => {
-    const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    const hidden = ctx.secrets?.();
+    const secrets = hidden ? [...hidden] : undefined;
+    const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text: secrets ? redact(text, secrets) : text }], isError: true });
     let c: ServerConnection;
     try { c = await require('tools/call', rc.mcpReq.signal); } catch (e) { return fail(message(e)); }
     const args = req.params.arguments ?? {};
@@ -120,7 +125,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
       try {
         result = await conn.callTool(tool, toolArgs, { signal: rc.mcpReq.signal, onprogress: progressRelay(req.params._meta?.progressToken, rc) });
       } catch (e) { return fail(message(e)); }
-      const cleaned = cleanCallResult(result);
+      const cleaned = secrets ? redactValue(cleanCallResult(result), secrets) as CallToolResult : cleanCallResult(result);
       // Held here until the user allowed it: nothing of a blocked result (text, structured content, images) goes out.
       if (ctx.review && !await ctx.review(call, resultText(cleaned), rc.mcpReq.signal)) return fail(BLOCKED_RESULT);
       return server.projectCallToolResult(withinBudget(ctx, tool, cleaned), definition?.outputSchema as Record<string, unknown> | undefined);

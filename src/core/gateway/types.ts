@@ -58,6 +58,12 @@ export interface GatewayOptions {
    * the client gets `BLOCKED_RESULT` only. Absent: results go through.
    */
   readonly reviewResult?: (call: GatewayCall, tool: Tool | undefined, text: string, signal: AbortSignal) => Promise<boolean>;
+  /**
+   * Values removed from what a client gets back (tool results and error texts): the secrets the embedder
+   * resolved for its servers, which a server may echo (the CLI's serve redacts as a cold `mcp-host call` does).
+   * Absent, or undefined for a client: nothing is removed for it.
+   */
+  readonly secrets?: (client: GatewayClientInfo) => Iterable<string> | undefined;
   /** How long a result is held for `reviewResult`; default `DEFAULT_REVIEW_TIMEOUT_MS`. */
   readonly reviewTimeoutMs?: number;
   /** The tools a client's `tools/list` shows (after the policy's filter); absent: as the host lists them. */

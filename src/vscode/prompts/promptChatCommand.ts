@@ -28,7 +28,8 @@ export function promptChatCommand(host: McpHost): PromptChatCommand {
       got = await getPromptFromCommand(host, request.prompt, { signal: abort.signal });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      stream.markdown(message);
+      // The message may quote the server (its JSON-RPC error, its argument names): literal text, not Markdown.
+      stream.markdown(markdownText(message, 2000));
       return { errorDetails: { message }, metadata: { command: 'prompt', error: e instanceof PromptError ? e.code : 'internal' } };
     } finally {
       sub.dispose();

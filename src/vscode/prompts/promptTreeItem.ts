@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Prompt } from '@modelcontextprotocol/client';
 import { argumentTitle, promptCommandId } from '../../core/prompts';
 import { plainText } from '../../core/text';
+import { inlineCode } from '../chat/markdownText';
 
 export const PROMPT_CONTEXT_VALUE = 'prompt';
 
@@ -20,7 +21,7 @@ export function promptTreeItem(server: string, prompt: Prompt): vscode.TreeItem 
   const args = prompt.arguments ?? [];
   if (args.length) {
     md.appendMarkdown(`\n\n${vscode.l10n.t('Arguments')}:\n`);
-    for (const a of args) md.appendMarkdown(`\n- \`${a.name}\`${argumentTitle(a) !== a.name ? ` ${escape(label(argumentTitle(a)))}` : ''}${a.required ? ` (${vscode.l10n.t('required')})` : ''}${a.description ? ` — ${escape(label(a.description))}` : ''}`);
+    for (const a of args) md.appendMarkdown(`\n- ${inlineCode(label(a.name))}${argumentTitle(a) !== a.name ? ` ${escape(label(argumentTitle(a)))}` : ''}${a.required ? ` (${vscode.l10n.t('required')})` : ''}${a.description ? ` — ${escape(label(a.description))}` : ''}`);
   }
   md.appendMarkdown(`\n\n${vscode.l10n.t('Command')}: \`${promptCommandId(server, prompt.name)}\``);
   item.tooltip = md;
