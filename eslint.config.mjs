@@ -19,12 +19,12 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI is an embedder: the core's public index only (test/unit/cliBoundary.test.ts checks it too).
+    // The CLI is an embedder: the core's public entries only, its index and its SDK-free part (test/unit/cliBoundary.test.ts checks it too).
     files: ['src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'the CLI runs without VS Code.' }],
-        patterns: [{ group: ['../core/*', '../vscode', '../vscode/*', '../*.js', '../host', '../early', '../extension'], message: 'src/cli imports only the core\'s public index (../core).' }],
+        patterns: [{ group: ['../core/*', '!../core/light', '../vscode', '../vscode/*', '../*.js', '../host', '../early', '../extension'], message: 'src/cli imports only the core\'s public entries (../core, ../core/light).' }],
       }],
       'no-console': 'error',
     },
