@@ -3,7 +3,7 @@
  * honours Workspace Trust, and tells the user about failures with a "Show Log" action.
  */
 import * as vscode from 'vscode';
-import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, unlinked, type ConfigProblem, type HostPorts, type ServerPolicy } from '../core';
+import { defaultRestartOptions, Disposable, Emitter, McpHost, plainText, type ConfigProblem, type HostPorts, type ServerPolicy } from '../core';
 import { readServers, SECTION, type DeclarationScope } from './config';
 import { readAutostart, readSetting } from './settingsReader';
 import type { InputStore } from './inputs';
@@ -42,7 +42,7 @@ export class HostController extends Disposable {
       // The core calls this once per server and method; every refusal is in the server's log.
       onRefusedRequest: (server, method, reason) => {
         const showLog = vscode.l10n.t('Show Log');
-        void showWarning(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, unlinked(plainText(reason, { singleLine: true, maxLength: 300 }))), showLog).then(choice => {
+        void showWarning(vscode.l10n.t('MCP server "{0}" sent a {1} request that MCP Host cannot accept ({2}); it was refused.', server.name, method, plainText(reason, { singleLine: true, maxLength: 300 })), showLog).then(choice => {
           if (choice === showLog) this.logs.show(server.name);
         });
       },
@@ -126,7 +126,7 @@ export class HostController extends Disposable {
     const tail = this.host.get(server)?.stderrTail.slice(-NOTIFIED_STDERR_LINES) ?? [];
     // The message may quote the server (its error's text), the tail is the server's: no link of theirs in a notification.
     const text = tail.length ? vscode.l10n.t('MCP server "{0}": {1} Its last stderr lines: {2}', server, message, tail.join(' | ')) : vscode.l10n.t('MCP server "{0}": {1}', server, message);
-    void showError(unlinked(text), showLog, restart, edit).then(choice => {
+    void showError(text, showLog, restart, edit).then(choice => {
       if (choice === showLog) this.logs.show(server);
       else if (choice === restart) void vscode.commands.executeCommand('mcpHost.restartServer', server);
       else if (choice === edit) void vscode.commands.executeCommand('mcpHost.openServerDeclaration', server);

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import type { AuthDeclaration } from './authTypes';
+import { folderNamedBy } from './variables';
 import type { ServerDeclaration } from './types';
 
 /** One reason a declaration needs a trusted workspace: the field and what in it depends on the folders. */
@@ -79,7 +80,7 @@ export function folderValuesIn(values: readonly (string | null | undefined)[], f
   for (const value of values) {
     for (const m of value?.matchAll(WORKSPACE_VARIABLES) ?? []) {
       const v = m[1];
-      const folder = v.startsWith('workspaceFolder:') ? folders.find(f => f.name === v.slice('workspaceFolder:'.length)) : folders[0];
+      const folder = folderNamedBy(v, folders);
       out.push(`${v}=${v === 'workspaceFolderBasename' ? folder?.name ?? '' : folder?.path ?? ''}`);
     }
   }

@@ -45,15 +45,25 @@ export async function substitute(value: string, ctx: VariableContext, referrer: 
   return parts.join('');
 }
 
+/**
+ * The open folder a workspace variable names (`workspaceFolder`, `workspaceFolderBasename`: the first;
+ * `workspaceFolder:name`: the one of that name); undefined when none is. The one reading of it, for the
+ * substitution here and for what keeps a server running (trust.ts `folderValuesIn`).
+ */
+export function folderNamedBy<F extends { readonly name: string }>(variable: string, folders: readonly F[]): F | undefined {
+  return variable.startsWith('workspaceFolder:') ? folders.find(f => f.name === variable.slice('workspaceFolder:'.length)) : folders[0];
+}
+
 async function resolveOne(v: string, ctx: VariableContext, referrer: Referrer, inputs: Map<string, string>): Promise<string> {
   const folders = ctx.workspaceFolders;
   if (v === 'workspaceFolder' || v === 'workspaceFolderBasename') {
-    if (!folders.length) throw new VariableError(`\${${v}} is used but no folder is open`);
-    return v === 'workspaceFolder' ? folders[0].path : folders[0].name;
+    const first = folderNamedBy(v, folders);
+    if (!first) throw new VariableError(`\${${v}} is used but no folder is open`);
+    return v === 'workspaceFolder' ? first.path : first.name;
   }
   if (v.startsWith('workspaceFolder:')) {
     const name = v.slice('workspaceFolder:'.length);
-    const f = folders.find(x => x.name === name);
+    const f = folderNamedBy(v, folders);
     if (!f) throw new VariableError(`\${${v}}: no open workspace folder is named "${name}"${folders.length ? ` (open: ${folders.map(x => x.name).join(', ')})` : ''}`);
     return f.path;
   }

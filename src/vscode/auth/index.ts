@@ -4,7 +4,6 @@
  */
 import * as vscode from 'vscode';
 import type { AuthPort, McpHost, ServerConnection } from '../../core';
-import { unlinked } from '../../core/text';
 import type { ScopedInputRequest } from '../inputs';
 import type { ServerNode } from '../views/serversTree';
 import { preRegisteredClient, readOAuthSettings } from './settings';
@@ -52,7 +51,7 @@ function attachCommands(host: McpHost, showLog: (server: string) => void): vscod
     try { await conn.signIn(); } finally { signingIn.delete(conn.name); }
     if (conn.state === 'running') return;
     const showLogLabel = vscode.l10n.t('Show Log');
-    const choice = await showError(vscode.l10n.t('Could not sign in to MCP server "{0}": {1}', conn.name, unlinked(conn.message ?? conn.state)), showLogLabel);
+    const choice = await showError(vscode.l10n.t('Could not sign in to MCP server "{0}": {1}', conn.name, conn.message ?? conn.state), showLogLabel);
     if (choice === showLogLabel) showLog(conn.name);
   };
 

@@ -8,7 +8,6 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { defaultRestartOptions, watchTarget, type McpHost, type ServerConnection, type StateChange } from '../../core';
 import { RestartPolicy } from '../../core/connection/restartPolicy';
-import { unlinked } from '../../core/text';
 import type { ServerLogs } from '../logs';
 import { readSetting } from '../settingsReader';
 import { showInfo, showWarning } from '../notify';
@@ -154,7 +153,7 @@ export class DevMode implements vscode.Disposable {
       this.logs.get(name).warn(message);
       const showLog = vscode.l10n.t('Show Log');
       // The changed file's name is the server's choice (it writes into its own folder): no link of it in a notification.
-      void showWarning(unlinked(message), showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
+      void showWarning(message, showLog).then(choice => { if (choice === showLog) this.logs.show(name); });
       return;
     }
     this.logs.get(name).info(vscode.l10n.t('{0} changed (dev.watch): restarting the server', vscode.workspace.asRelativePath(uri)));
@@ -181,7 +180,7 @@ export class DevMode implements vscode.Disposable {
     const python = conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug?.type === 'python';
     if (port === undefined) {
       // Without the Python Debugger the core ran the server without debugpy (debuggerFor): say how to debug it.
-      if (e.state === 'running' && python && debuggerFor('python') !== true) this.tellNoPythonDebugger(e.server);
+      if (e.state === 'running' && python && vscode.workspace.isTrusted && !vscode.extensions.getExtension(PYTHON_DEBUGGER)) this.tellNoPythonDebugger(e.server);
       if (e.state === 'running' && conn?.declaration.type === 'stdio' && conn.declaration.dev?.debug && !python) {
         this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: the server did not announce a Node.js inspector on its stderr ("Debugger listening on ws://127.0.0.1:…"), so no debugger was attached. Is it a Node.js program?'));
       }
@@ -203,6 +202,7 @@ export class DevMode implements vscode.Disposable {
       [SERVER_KEY]: this.tokenFor(e.server),
     });
     if (!ok) {
+      this.forgetTokensOf(e.server);
       this.attached.delete(e.server);
       this.logs.get(e.server).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Node.js debugger to port {0}.', port));
       this.closeDebugPort(e.server, port, vscode.l10n.t('VS Code could not attach the debugger'));
@@ -221,6 +221,11 @@ export class DevMode implements vscode.Disposable {
     this.logs.get(name).warn(message);
     void conn.stop();
     void showInfo(message);
+  }
+
+  /** An attach that never started leaves its token unused: drop it. */
+  private forgetTokensOf(server: string): void {
+    for (const [token, name] of this.tokens) if (name === server) this.tokens.delete(token);
   }
 
   /** A fresh token naming `server` in one attach configuration. */
@@ -257,6 +262,7 @@ export class DevMode implements vscode.Disposable {
       [SERVER_KEY]: this.tokenFor(name),
     });
     if (!ok) {
+      this.forgetTokensOf(name);
       this.attached.delete(name);
       this.logs.get(name).warn(vscode.l10n.t('dev.debug: VS Code could not attach the Python debugger to port {0}.', port));
       this.closeDebugPort(name, port, vscode.l10n.t('VS Code could not attach the debugger'));

@@ -4,7 +4,7 @@
  * multi-content read), save it into the workspace, attach it to chat.
  */
 import * as vscode from 'vscode';
-import { plainText, unlinked } from '../../core';
+import { plainText } from '../../core';
 import { describeParts, contentBytes, type ContentPart } from './contents';
 import { fileNameFor, formatSize, languageForMime } from './mime';
 import type { ResourceFileSystem } from './resourceFileSystem';
@@ -21,11 +21,11 @@ export interface ResourceTarget {
 }
 
 /**
- * A notification's message, whole: its parts that the server chose (a URI, a MIME type, a file name, an
- * error's text) are in it, and VS Code renders `[label](command:…)` in a notification as a live link.
+ * A notification's message on one line: its parts that the server chose (a URI, a MIME type, a file name,
+ * an error's text) are in it; notify.ts unlinks it.
  */
 function notified(message: string): string {
-  return unlinked(plainText(message, { singleLine: true, maxLength: 1000 }));
+  return plainText(message, { singleLine: true, maxLength: 1000 });
 }
 
 /** Above this many contents, the user picks which ones to open. */

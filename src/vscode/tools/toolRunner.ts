@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, unlinked, type McpHost, type ToolRunLabels } from '../../core';
+import { planForm, plainText, renderToolRun, schemaSkeleton, toolRunExchange, type McpHost, type ToolRunLabels } from '../../core';
 import type { ToolInvoker } from '../chat/toolInvoker';
 import { runFormFlow } from '../elicitation/formFlow';
 import { ReadOnlySnapshots } from '../readOnlySnapshots';
@@ -58,7 +58,7 @@ export class ToolRunner implements vscode.Disposable {
     const plan = planForm(tool.inputSchema);
     if (!plan.ok) {
       // The tool's name is the server's: no link of it in the notification.
-      void showInfo(unlinked(plainText(vscode.l10n.t('The arguments of "{0}" do not fit a form ({1}); edit them as JSON and run them from the editor.', tool.name, plan.reason), { singleLine: true, maxLength: 600 })));
+      void showInfo(plainText(vscode.l10n.t('The arguments of "{0}" do not fit a form ({1}); edit them as JSON and run them from the editor.', tool.name, plan.reason), { singleLine: true, maxLength: 600 }));
       await this.openDraft({ server, tool: tool.name });
       return undefined;
     }
