@@ -232,3 +232,25 @@ describe('sandbox: declarations and rules', () => {
     assert.deepEqual(rules.network.allowedDomains, ['registry.npmjs.org:443'], 'port 443 only');
   });
 });
+
+/** Linux: the kernel file systems named are Linux's (pending elsewhere, listed in test/skipped-tests.json). */
+(process.platform === 'linux' ? describe : describe.skip)('sandbox rules: the kernel\'s file systems', () => {
+  it('ATTACKER: a kernel file system (/proc, /sys, /dev, or cgroup2 mounted anywhere) is never writable, whoever names it; it stays readable', function () {
+    const mount = /^\S+ \S+ \S+ \S+ (\S+) .* - cgroup2 /m.exec(readFileSync('/proc/self/mountinfo', 'utf8'))?.[1];
+    assert.ok(mount, 'a cgroup2 mount to name');
+    const refused: Array<[string, string, boolean]> = [];
+    const named = ['/proc/sys/kernel', '/sys/fs/cgroup', `${mount}/not-made-yet/deeper`, '/dev/shm', '/dev', '/ws'];
+    const rules = buildRules({
+      declared: { filesystem: { allowWrite: named.slice(1, 4), denyRead: [], denyWrite: [] }, network: { deniedDomains: [] } } as never,
+      userHome: '/home/u', roots: [named[0], named[4], named[5]], dataDir: '/st/data/s', protectedPaths: ['/st'], defaultAllowedDomains: [],
+      onRefused: (folder, why, readable) => refused.push([folder, why, readable]),
+    });
+    assert.deepEqual(rules.filesystem.allowWrite, ['/ws', '/st/data/s']);
+    assert.deepEqual(refused.map(r => r[0]).sort(), named.slice(0, 5).sort());
+    for (const [folder, why, readable] of refused) {
+      assert.match(why, /^it is a kernel file system \((\/proc|\/sys|\/dev|cgroup2)\), which holds the system's controls/, folder);
+      assert.equal(readable, true, `${folder} is refused for writing only`);
+    }
+    assert.ok(!rules.filesystem.denyRead.some(p => /^\/(proc|sys|dev)/.test(p)), 'runtimes still read /proc and /sys');
+  });
+});

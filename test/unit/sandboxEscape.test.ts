@@ -7,12 +7,13 @@
  * ELECTRON_RUN_AS_NODE. Each test first shows the same server unsandboxed succeeds, so it really tries.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
-import { createTestHost, fixtureServer, node, repoRoot, text, waitForState } from './helpers';
+import { cgroup2Mount, launchCgroupSupport } from '../../src/core/connection/launchCgroup';
+import { createTestHost, fixtureServer, node, repoRoot, text, waitFor, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -224,5 +225,67 @@ describe('sandbox: naming a root never widens the sandbox (issue 27.3)', functio
       assert.equal(env.isError, false, env.text);
       assert.doesNotMatch(env.text, /ELECTRON_RUN_AS_NODE/);
     }, { runtimeEnv: { ELECTRON_RUN_AS_NODE: '1' } });
+  });
+});
+
+/**
+ * SECURITY.md §38's limit, held for sandboxed servers: a process may write any pid it can name into a
+ * cgroup.procs it may write, so an unsandboxed server can pull another of the user's processes into its
+ * launch cgroup and the stop's cgroup.kill ends that process too (it could also write cgroup.kill
+ * itself, MCP Host or not: the user's delegated cgroups are the user's). A sandboxed server must not:
+ * bubblewrap's PID namespace leaves it no outside pid to name and the cgroup file system is read-only
+ * in the sandbox. The attacker names the bystander's real pid and every launch cgroup it can find.
+ */
+(process.platform === 'linux' ? describe : describe.skip)('sandbox: a sandboxed server cannot pull another process into its launch cgroup (issue 27.4)', function () {
+  this.timeout(90_000);
+  let s: Setup;
+  let bystander: ChildProcess | undefined;
+  beforeEach(() => { s = setup(); bystander = spawn('sleep', ['120'], { stdio: 'ignore' }); });
+  afterEach(() => { bystander?.kill('SIGKILL'); rmSync(s.dir, { recursive: true, force: true }); });
+
+  const cgroupOf = (pid: number) => /^0::(.*)$/m.exec(readFileSync(`/proc/${pid}/cgroup`, 'latin1'))?.[1];
+  const alive = (pid: number) => { try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; } };
+
+  /** Writes the bystander's pid into the server's own cgroup (as /proc/self/cgroup names it) and into every launch cgroup under the host's. */
+  async function pull(sandbox: boolean | ((base: string) => Record<string, unknown>)): Promise<{ result: { isError?: boolean; text: string }; during: string | undefined; log: string }> {
+    const { base, note } = launchCgroupSupport();
+    assert.ok(base, `launch cgroups are unavailable here (${note}): see lifecycle.test.ts`);
+    const mount = cgroup2Mount(readFileSync('/proc/self/mountinfo', 'utf8'))!;
+    const script = 'own=$(sed -n "s/^0:://p" /proc/self/cgroup); n=0; for d in "$3$own" "$2"/mcp-host-*; do ' +
+      'if echo "$1" > "$d/cgroup.procs"; then n=$((n+1)); echo "pulled into $d"; fi; done; [ $n -gt 0 ]';
+    const decl = typeof sandbox === 'function' ? { sandbox: sandbox(base) } : sandbox ? { sandbox: true } : {};
+    return withServer(s, decl, [s.first], async (call, log) => {
+      const result = await call('run', { command: 'sh', args: ['-c', script, 'sh', String(bystander!.pid), base, mount.point], cwd: s.first });
+      return { result, during: cgroupOf(bystander!.pid!), log: log() };
+    });
+  }
+
+  it('unsandboxed, the fixture pulls the bystander into its launch cgroup, and the stop ends it (proof it tries; the limit of §38)', async () => {
+    const before = cgroupOf(bystander!.pid!);
+    const { result, during } = await pull(false);
+    assert.equal(result.isError, false, result.text);
+    assert.notEqual(during, before);
+    assert.match(during ?? '', /\/mcp-host-[0-9a-f]{32}$/, 'the bystander was moved into a launch cgroup');
+    await waitFor(() => !alive(bystander!.pid!), 'the stop to end the pulled-in bystander', 5000);
+  });
+
+  it('sandboxed, every write fails, the bystander stays in its own cgroup and outlives the stop', async () => {
+    const before = cgroupOf(bystander!.pid!);
+    const { result, during } = await pull(true);
+    assert.equal(result.isError, true, `the sandboxed server pulled a process: ${result.text}`);
+    assert.equal(during, before, 'the bystander\'s cgroup did not change');
+    await new Promise(r => setTimeout(r, 300));
+    assert.ok(alive(bystander!.pid!), 'the bystander outlived the sandboxed server\'s stop');
+    assert.equal(cgroupOf(bystander!.pid!), before);
+  });
+
+  it('sandboxed, the cgroup folder in its own allowWrite is refused (a kernel file system: it holds the system\'s controls), and every write still fails', async () => {
+    const before = cgroupOf(bystander!.pid!);
+    const { result, during, log } = await pull(base => ({ filesystem: { allowWrite: [base] } }));
+    assert.match(log, /is not writable in the sandbox: it is a kernel file system \(\/sys\), which holds the system's controls/, 'the refusal is in the server\'s log');
+    assert.equal(result.isError, true, `the sandboxed server pulled a process: ${result.text}`);
+    assert.equal(during, before, 'the bystander\'s cgroup did not change');
+    await new Promise(r => setTimeout(r, 300));
+    assert.ok(alive(bystander!.pid!), 'the bystander outlived the sandboxed server\'s stop');
   });
 });

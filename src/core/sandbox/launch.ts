@@ -79,7 +79,9 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
     declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
     tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
     runtimeFolders: [...runtimeFolders(launch.command, pathEnv, req.userHome), srtPackage], withheldEnv, platform: req.platform,
-    onRefused: (folder, why) => req.logger.warn(`Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),
+    onRefused: (folder, why, stillReadable) => req.logger.warn(stillReadable
+      ? `Sandboxed: ${folder} is not writable in the sandbox: ${why}.`
+      : `Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),
   });
   await mkdir(dataDir, { recursive: true });
   await mkdir(path.dirname(rulesFile), { recursive: true });

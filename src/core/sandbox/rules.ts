@@ -46,7 +46,7 @@ export interface RulesInput {
   readonly withheldEnv?: readonly string[];
   readonly platform?: NodeJS.Platform;
   /** Told about every folder left out of the rules, with the reason. */
-  readonly onRefused?: (folder: string, reason: string) => void;
+  readonly onRefused?: (folder: string, reason: string, stillReadable: boolean) => void;
 }
 
 export function buildRules(input: RulesInput): SrtSettings {
@@ -56,7 +56,7 @@ export function buildRules(input: RulesInput): SrtSettings {
   const limits = { userHome: input.userHome, protectedPaths: input.protectedPaths };
   const allowed = (use: 'read' | 'write') => (p: string) => {
     const why = refusedFolder(p, limits, use);
-    if (why) input.onRefused?.(p, why);
+    if (why) input.onRefused?.(p, why, use === 'write' && !refusedFolder(p, limits, 'read'));
     return !why;
   };
   const writable = uniq([...input.roots, ...d?.filesystem.allowWrite ?? []]).filter(allowed('write'));

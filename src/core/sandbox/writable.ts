@@ -7,8 +7,11 @@
  * readable in the sandbox, whoever named it (a workspace, a declaration, the user's settings).
  * Reads follow the same rule, except that hidden folders of home may be read (runtimes, caches).
  * Paths are compared after symbolic links are resolved, so a link to home is home.
+ * Kernel file systems (/proc, /sys, /dev, and cgroup, sysfs or proc mounted anywhere) are never
+ * writable: they hold no files a server works on, only the system's controls — a writable cgroup
+ * folder lets a server kill or freeze the editor's own cgroup, or pull another process into its own.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statfsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
 
@@ -23,6 +26,7 @@ export function refusedFolder(folder: string, limits: FolderLimits, use: 'write'
   const p = real(folder);
   const home = real(limits.userHome);
   if (p === path.parse(p).root) return 'it is the root of the file system';
+  if (use === 'write') { const kernel = kernelFileSystem(p); if (kernel) return `it is ${kernel}, which holds the system's controls (processes, cgroups, devices), not files`; }
   if (p === home) return 'it is your home folder';
   if (isBelow(home, p)) return 'it contains your home folder';
   const inHome = path.relative(home, p);
@@ -34,6 +38,24 @@ export function refusedFolder(folder: string, limits: FolderLimits, use: 'write'
     if (isBelow(prot, p)) return `it contains ${prot}, which sandboxed servers may not touch`;
   }
   return undefined;
+}
+
+/** statfs f_type of the kernel's own file systems (linux/magic.h), by the name said in the refusal. */
+const KERNEL_FS = new Map<number, string>([
+  [0x9fa0, 'proc'], [0x62656572, 'sysfs'], [0x63677270, 'cgroup2'], [0x27e0eb, 'cgroup'], [0x1cd1, 'devpts'],
+  [0x64626720, 'debugfs'], [0x74726163, 'tracefs'], [0x73636673, 'securityfs'], [0xcafe4a11, 'bpf'],
+  [0x62656570, 'configfs'], [0xde5e81e4, 'efivarfs'], [0x6e736673, 'nsfs'],
+]);
+
+/** Which kernel file system `p` (links resolved) is on or under, if any: by place, then by what statfs says. */
+function kernelFileSystem(p: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  // devtmpfs says tmpfs: /dev goes by place, as do /proc and /sys where they are not mounted yet.
+  for (const top of ['/proc', '/sys', '/dev']) if (isInside(p, top)) return `a kernel file system (${top})`;
+  for (let at = p; ; at = path.dirname(at)) {
+    try { const name = KERNEL_FS.get(statfsSync(at).type); return name ? `a kernel file system (${name})` : undefined; } catch { /* not there yet: its parent */ }
+    if (path.dirname(at) === at) return undefined;
+  }
 }
 
 /** `inner` lies strictly below `outer`. */
