@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmdirSync, statfsSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import { parseMountinfo } from '../mountinfo';
 
 /** statfs f_type of cgroup2 (linux/magic.h CGROUP2_SUPER_MAGIC). */
 const CGROUP2_MAGIC = 0x63677270;
@@ -28,19 +29,10 @@ export interface CgroupSupport {
   readonly note: string;
 }
 
-/** Undoes the octal escapes of /proc/self/mountinfo (`\040` is a space). */
-const unescape = (field: string) => field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-
 /** Where cgroup2 is mounted (the "unified" hierarchy): its mount point and the cgroup path it shows at that point. */
 export function cgroup2Mount(mountinfo: string): { point: string; root: string } | undefined {
-  for (const line of mountinfo.split('\n')) {
-    const [left, right] = line.split(' - ');
-    if (!right || right.split(' ')[0] !== 'cgroup2') continue;
-    const fields = left.split(' ');
-    if (fields.length < 5) continue;
-    return { root: unescape(fields[3]), point: unescape(fields[4]) };
-  }
-  return undefined;
+  const m = parseMountinfo(mountinfo).find(x => x.type === 'cgroup2');
+  return m && { root: m.root, point: m.point };
 }
 
 /** This process's cgroup in the unified hierarchy: the `0::` line of /proc/self/cgroup. */

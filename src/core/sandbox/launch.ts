@@ -78,7 +78,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const rules = buildRules({
     declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
     tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
-    runtimeFolders: [...runtimeFolders(launch.command, pathEnv, req.userHome), srtPackage], withheldEnv, platform: req.platform,
+    runtimeFolders: [...runtimeFolders(launch.command, { pathEnv, userHome: req.userHome, untrusted: [...roots, dataDir, tempDir], wide: port.mayWiden(name) }), srtPackage], withheldEnv, platform: req.platform,
     onRefused: (folder, why, stillReadable) => req.logger.warn(stillReadable
       ? `Sandboxed: ${folder} is not writable in the sandbox: ${why}.`
       : `Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),

@@ -5,9 +5,10 @@
  * `~/.npmrc`, tokens of other tools, shell history, other projects) is hidden: a list of secret
  * places always misses one. Outside home, the system (/usr, /etc, /opt) stays readable.
  */
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { isBelow } from './writable';
+import { isInside } from '../fsPaths';
+import { isBelow, real } from './writable';
 
 /** Caches and tool installs under home that `npx`, `uvx`, `node` and the like read to start a server. */
 export const TOOLCHAIN_HOME_PATHS: readonly string[] = [
@@ -16,34 +17,54 @@ export const TOOLCHAIN_HOME_PATHS: readonly string[] = [
   '.bun/bin', '.deno/bin', 'go/pkg/mod',
 ];
 
+export interface RuntimeLookup {
+  /** The launch's PATH (the declaration's env or envFile may set it). */
+  readonly pathEnv: string | undefined;
+  readonly userHome: string;
+  /**
+   * Folders whose content a workspace or a sandboxed server may have written (roots, the server's data
+   * and temp folders). A program found there is readable already, and a link there proves nothing: it
+   * is where an attacker puts `node -> ~/other-project/src` to have that folder "installed".
+   */
+  readonly untrusted: readonly string[];
+  /** The declaration may widen the sandbox (the user's own settings): its command's whole install is read. */
+  readonly wide: boolean;
+}
+
 /**
  * The folders under home a server's command needs to run: the install of the program itself (and of
  * `node`, which runs `npx` and other scripts), found on the launch's PATH, when it lies in home.
+ * Only a regular executable file counts (a folder passes an X_OK test too). A link counts only where it
+ * keeps the program's name (nvm's and asdf's links do; a link to another folder's file does not), and
+ * the install of the implicit `node` — or of a command a workspace declared — is its `bin` and `lib`
+ * only, not the folder above them (`~/.local/bin/node` must not make all of `~/.local` readable).
  */
-export function runtimeFolders(command: string, pathEnv: string | undefined, userHome: string): string[] {
+export function runtimeFolders(command: string, lookup: RuntimeLookup): string[] {
   const out: string[] = [];
-  for (const program of [command, 'node']) {
-    const found = findProgram(program, pathEnv);
-    if (!found) continue;
+  for (const [program, wide] of [[command, lookup.wide], ['node', false]] as const) {
+    const found = findProgram(program, lookup.pathEnv);
+    if (!found || lookup.untrusted.some(u => isInside(real(found), u) || isInside(found, u))) continue;
     let realProgram: string;
     try { realProgram = realpathSync(found); } catch { continue; }
-    for (const p of [found, realProgram]) {
-      if (!isBelow(p, userHome)) continue;
+    const places = path.basename(realProgram) === path.basename(found) ? [found, realProgram] : [found];
+    for (const p of places) {
+      if (!isBelow(p, lookup.userHome) || lookup.untrusted.some(u => isInside(p, u))) continue;
       const dir = path.dirname(p);
-      // `…/bin/node` → the install (`…/lib` holds its modules); a script elsewhere → its folder.
-      out.push(path.basename(dir) === 'bin' ? path.dirname(dir) : dir);
+      if (path.basename(dir) !== 'bin') { out.push(dir); continue; }
+      // `…/bin/node` → the install (`…/lib` holds its modules).
+      const prefix = path.dirname(dir);
+      out.push(...wide ? [prefix] : [dir, path.join(prefix, 'lib')]);
     }
   }
   return [...new Set(out)];
 }
 
 function findProgram(program: string, pathEnv: string | undefined): string | undefined {
-  if (path.isAbsolute(program)) return program;
-  if (program.includes('/')) return undefined; // relative to the working folder: a root, already readable
-  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, program);
-    try { accessSync(candidate, constants.X_OK); return candidate; } catch { /* next */ }
+  if (program.includes('/') && !path.isAbsolute(program)) return undefined; // relative to the working folder: a root, already readable
+  const candidates = path.isAbsolute(program) ? [program]
+    : (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir)).map(dir => path.join(dir, program));
+  for (const candidate of candidates) {
+    try { accessSync(candidate, constants.X_OK); if (statSync(candidate).isFile()) return candidate; } catch { /* next */ }
   }
   return undefined;
 }

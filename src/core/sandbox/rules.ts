@@ -13,7 +13,7 @@ import { isInside } from '../fsPaths';
 import { plantableIn } from './plantable';
 import { TOOLCHAIN_HOME_PATHS } from './reads';
 import type { SrtSettings } from './types';
-import { refusedFolder } from './writable';
+import { kernelMountsBelow, refusedFolder } from './writable';
 
 /**
  * Secret places under the home folder. Home is read-denied as a whole; these stay denied even
@@ -71,7 +71,7 @@ export function buildRules(input: RulesInput): SrtSettings {
       // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder, /tmp).
       allowRead: uniq([...writable, ...readable, ...toolchains, ...own]),
       allowWrite: uniq([...writable, ...own]),
-      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
+      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...platform === 'linux' ? kernelMountsBelow(writable) : [], ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
     },
     network: {
       allowedDomains: (d?.network.allowedDomains ?? input.defaultAllowedDomains).map(httpsOnly),

@@ -11,9 +11,10 @@
  * writable: they hold no files a server works on, only the system's controls — a writable cgroup
  * folder lets a server kill or freeze the editor's own cgroup, or pull another process into its own.
  */
-import { realpathSync, statfsSync } from 'node:fs';
+import { readFileSync, realpathSync, statfsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
+import { parseMountinfo } from '../mountinfo';
 
 export interface FolderLimits {
   readonly userHome: string;
@@ -56,6 +57,25 @@ function kernelFileSystem(p: string): string | undefined {
     try { const name = KERNEL_FS.get(statfsSync(at).type); return name ? `a kernel file system (${name})` : undefined; } catch { /* not there yet: its parent */ }
     if (path.dirname(at) === at) return undefined;
   }
+}
+
+/** The same file systems by the type name mountinfo gives them (and the ones statfs cannot tell apart: devtmpfs). */
+const KERNEL_FS_TYPES = new Set([...KERNEL_FS.values(), 'devtmpfs', 'mqueue', 'hugetlbfs', 'fusectl', 'pstore', 'binfmt_misc', 'autofs', 'rpc_pipefs']);
+
+/**
+ * Kernel file systems mounted strictly below one of `folders` (Linux, from /proc/self/mountinfo). A writable folder
+ * is bound into the sandbox with what is mounted in it, each mount keeping its own write flag: a cgroup
+ * hierarchy someone bound into a project would be writable through it. The rules hold these read-only.
+ */
+export function kernelMountsBelow(folders: readonly string[], mountinfo = readMountinfo()): string[] {
+  if (mountinfo === undefined || !folders.length) return [];
+  const inside = folders.map(real);
+  return parseMountinfo(mountinfo).filter(m => KERNEL_FS_TYPES.has(m.type.split('.')[0]) && inside.some(f => isBelow(m.point, f))).map(m => m.point);
+}
+
+function readMountinfo(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try { return readFileSync('/proc/self/mountinfo', 'utf8'); } catch { return undefined; }
 }
 
 /** `inner` lies strictly below `outer`. */
