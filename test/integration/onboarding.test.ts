@@ -139,6 +139,10 @@ describe('onboarding', function () {
     await vscode.commands.executeCommand('mcpHost.clearStoredInputs');
     await api.reload();
     await fs.rm(path.join(workspaceRoot().fsPath, 'node_modules'), { force: true });
+    // VS Code's own MCP support reads this file too: its "dev-mode" server's dev.watch makes VS Code watch the
+    // workspace with an include glob, which takes the place of VS Code's watch of the whole workspace (its watcher
+    // keeps one request per folder), so later tests would hear of no file outside src/**/*.js.
+    await fs.rm(path.join(workspaceRoot().fsPath, '.vscode', 'mcp.json'), { force: true });
   });
 
   it('Add Server: an npm package with a secret variable ends with a running server', async () => {

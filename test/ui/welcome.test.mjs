@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { activityBarItem, mouseAway, picturesLoaded, runCommand, screenshot, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
+import { activityBarItem, closeActiveEditor, mouseAway, picturesLoaded, runCommand, screenshot, sidebarTree, treeRow, workbench, workbenchReady } from './workbench.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -68,7 +68,7 @@ describe('Onboarding (workbench UI)', function () {
     await picturesLoaded('.getting-started-media');
     await mouseAway(5, 400);
     await screenshot('walkthrough', { belowTitleBar: true, also: readme('walkthrough') });
-    await runCommand('View: Close Editor');
+    await closeActiveEditor();
   });
 
   it('adds a command (stdio) server through Add Server and shows it running', async () => {

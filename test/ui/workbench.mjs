@@ -26,10 +26,30 @@ export async function runCommand(title) {
   const { page } = workbench;
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  try {
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  } catch (e) {
+    // The palette closes when something else takes the focus (VS Code hides it on blur): name what did.
+    const focus = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a ? `<${a.tagName.toLowerCase()} class="${a.className}" aria-label="${(a.getAttribute('aria-label') ?? '').slice(0, 80)}">` : 'nothing';
+    }).catch(() => 'unknown');
+    throw new Error(`runCommand(${JSON.stringify(title)}): the Command Palette closed or did not list the command; the focus is on ${focus}. ${e.message}`);
+  }
   await page.keyboard.press('Enter');
+}
+
+/** Closes the active editor with its tab's close button, as a person does (no palette, no focus to lose). */
+export async function closeActiveEditor() {
+  const { page } = workbench;
+  const tabs = '.part.editor .tabs-container .tab';
+  const before = await page.locator(tabs).count();
+  const tab = page.locator(`${tabs}.active`).first();
+  await tab.hover();
+  await tab.locator('.tab-actions .action-label').first().click();
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length < n, [tabs, before]);
 }
 
 /** The activity-bar entry of a view container, by its title ("MCP", "Explorer", …). */
