@@ -11,7 +11,8 @@
 // Each run is a fresh code-server; the figure is the median over runs of each run's median.
 //
 //   node test/bench/builtin.mjs [runs]    (default 3, or MCP_HOST_BENCH_RUNS; calls per run MCP_HOST_BENCH_CALLS, default 100;
-//                                          MCP_HOST_BENCH_RAW=<dir> keeps each run's samples there as JSON)
+//                                          MCP_HOST_BENCH_RAW=<dir> keeps each run's samples there as JSON;
+//                                          MCP_HOST_BENCH_SETTINGS='<json>' adds VS Code settings, e.g. {"http.proxySupport":"off"})
 // Needs `npm run build && npm run build:tests` and the test rig.
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -50,6 +51,8 @@ try {
         // two copies of the same fixture gave one tool name for both routes.
         mcp: { servers: { builtinEcho: { type: 'stdio', ...server, env: { FIXTURE_SERVER_NAME: 'builtin-echo' } } } },
         'chat.tools.global.autoApprove': true,
+        // More VS Code settings to measure under (e.g. {"http.proxySupport":"off"}): where the time goes, not a figure to record.
+        ...(process.env.MCP_HOST_BENCH_SETTINGS ? JSON.parse(process.env.MCP_HOST_BENCH_SETTINGS) : {}),
       },
       log: () => {},
     });
