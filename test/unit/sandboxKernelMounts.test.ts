@@ -7,7 +7,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
@@ -65,12 +66,33 @@ const linuxRoot = process.platform === 'linux' && process.getuid?.() === 0;
     bystander = spawn('sleep', ['120'], { stdio: 'ignore' });
     writeFileSync(path.join(bystanderCg, 'cgroup.procs'), String(bystander.pid));
   });
+  const sandboxPort = (): SandboxPort => ({
+    runtime: process.execPath, cli: srtCli, storageDir: storage, protectedPaths: [storage], ripgrep: findRipgrep(),
+    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => true, allowUnsandboxed: () => false,
+  });
   afterEach(() => {
     bystander?.kill('SIGKILL');
     if (mounted) try { execFileSync('umount', ['-l', path.join(project, 'cg')]); } catch { /* gone */ }
     mounted = false;
     for (const d of [madeCg, bystanderCg]) try { rmdirSync(d); } catch { /* not made, or busy until the bystander is reaped */ }
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ATTACKER: below the server\'s own data folder too (sandbox-data/<server>/cg): no cgroup is made through it', async () => {
+    const dataDir = path.join(storage, 'sandbox-data', `e-${createHash('sha256').update('e').digest('hex').slice(0, 10)}`);
+    mkdirSync(path.join(dataDir, 'cg'), { recursive: true });
+    execFileSync('mount', ['--bind', cgMount, path.join(dataDir, 'cg')], { stdio: 'ignore' });
+    try {
+      const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: project }], trusted: true, userHome: home, env: process.env }, sandbox: sandboxPort() });
+      t.roots.set(project);
+      try {
+        await t.host.apply({ e: { ...node(fixtureServer('escapee')), sandbox: true } });
+        const c = t.host.require('e');
+        await waitForState(c, 'running', 30_000);
+        const r = await c.callTool('make-dir', { path: path.join(dataDir, 'cg', path.basename(madeCg)) });
+        assert.equal(existsSync(madeCg), false, `the sandboxed server made the cgroup ${madeCg} through ${dataDir}/cg: ${text(r)}`);
+      } finally { await t.host.shutdown(); }
+    } finally { try { execFileSync('umount', ['-l', path.join(dataDir, 'cg')]); } catch { /* gone */ } }
   });
 
   it('ATTACKER: sandboxed, the server can neither make a cgroup nor write cgroup.kill of a cgroup outside it through <root>/cg', async () => {

@@ -39,10 +39,10 @@ describe('sandbox reads: the runtime folders a launch adds (issue 27.2)', () => 
     assert.deepEqual(runtimeFolders('node', lookup(path.join(home, '.local', 'bin'))), [path.join(home, '.local', 'bin'), path.join(home, '.local', 'lib')]);
   });
 
-  it('the command of the user\'s own declaration: its whole install (a server with node_modules beside bin/)', () => {
+  it('the command of the user\'s own declaration: its whole install (a server with node_modules beside bin/); a workspace\'s command: none', () => {
     program(path.join(home, 'tools', 'srv', 'bin', 'srv'));
     assert.deepEqual(runtimeFolders(path.join(home, 'tools', 'srv', 'bin', 'srv'), lookup('', true)), [path.join(home, 'tools', 'srv')]);
-    assert.deepEqual(runtimeFolders(path.join(home, 'tools', 'srv', 'bin', 'srv'), lookup('', false)), [path.join(home, 'tools', 'srv', 'bin'), path.join(home, 'tools', 'srv', 'lib')]);
+    assert.deepEqual(runtimeFolders(path.join(home, 'tools', 'srv', 'bin', 'srv'), lookup('', false)), [], 'a workspace\'s command names no install');
   });
 
   it('ATTACKER: a `node` that is a folder, or a link in a root, or any program found in a root, adds nothing', () => {
@@ -55,6 +55,13 @@ describe('sandbox reads: the runtime folders a launch adds (issue 27.2)', () => 
     symlinkSync(path.join(home, 'other', 'bin', 'node'), path.join(project, 'tools', 'node2'));
     assert.deepEqual(runtimeFolders('node', lookup(path.join(project, 'tools'))), []);
     assert.deepEqual(runtimeFolders('node2', lookup(path.join(project, 'tools'), true)), [], 'the first found is in a root: it runs from there, nothing is added');
+  });
+
+  it('ATTACKER: PATH is read up to its first empty or relative entry (the shell finds the program in the working folder first)', () => {
+    program(path.join(home, 'other', 'node'));
+    assert.deepEqual(runtimeFolders('node', lookup(`tools${path.delimiter}${path.join(home, 'other')}`)), []);
+    assert.deepEqual(runtimeFolders('node', lookup(`${path.delimiter}${path.join(home, 'other')}`)), []);
+    assert.deepEqual(runtimeFolders('node', lookup(path.join(home, 'other'))), [path.join(home, 'other')], 'control: absolute, first');
   });
 
   it('ATTACKER: a link outside the roots that renames the program adds only the link\'s own install, never its target\'s folder', () => {

@@ -53,7 +53,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const name = decl.name;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: pathOf(launch.env), ripgrep: port.ripgrep, cli: port.cli });
+    checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: process.env.PATH, ripgrep: port.ripgrep, cli: port.cli });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);
@@ -93,6 +93,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   // The temp folder wins over the declaration's: any other is unreadable in the sandbox. CLAUDE_CODE_TMPDIR is srt's name for it.
   const temp = { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
   const env: Record<string, string> = { npm_config_cache: path.join(dataDir, 'npm-cache'), XDG_CACHE_HOME: path.join(dataDir, 'cache'), ...launch.env, ...temp, ...port.runtimeEnv };
+  const hostSide = splitHostSide(env, port.runtimeEnv);
   // bubblewrap's mounts are fixed at start; sandbox-exec matches the plantable names by pattern (plantable.ts).
   const guarded = rules.filesystem.allowWrite.filter(w => w !== dataDir && w !== tempDir);
   const guard = (req.platform ?? process.platform) === 'linux' && guarded.length ? () => new PlantGuard({
@@ -100,7 +101,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
     quarantineDir: path.join(port.storageDir, 'sandbox-quarantine', id, new Date().toISOString().replace(/[:.]/g, '-')),
   }) : undefined;
   return {
-    launch: { type: 'stdio', command: port.runtime, args: [port.cli, '--settings', rulesFile, '--', launch.command, ...launch.args], env, cwd: launch.cwd },
+    launch: { type: 'stdio', command: port.runtime, args: [port.cli, '--settings', rulesFile, '--', ...hostSide.inner, launch.command, ...launch.args], env: hostSide.outer, cwd: launch.cwd },
     roots, run: () => SandboxRun.start(tempDir, guard),
   };
 }
@@ -122,4 +123,36 @@ function storageName(name: string): string {
 function pathOf(env: Readonly<Record<string, string>>): string | undefined {
   const key = Object.keys(env).find(k => k.toUpperCase() === 'PATH');
   return key ? env[key] : process.env.PATH;
+}
+
+/**
+ * Variables that change how a program finds or loads code: PATH (which `bwrap` and `socat` srt runs),
+ * Node's (`NODE_OPTIONS=--require …`), the dynamic loader's, OpenSSL's and the shell's. srt, the shell
+ * it spawns bubblewrap with, bubblewrap and socat run outside the sandbox, so a declaration (a workspace's
+ * env file, a file the server wrote in its root on an earlier run) must not set these for them.
+ */
+const HOST_SIDE = /^(PATH|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_ICU_DATA|LD_\w*|DYLD_\w*|OPENSSL_\w*|GLIBC_\w*|MALLOC_\w*|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|PS4|IFS|CDPATH)$/i;
+
+/**
+ * srt's own environment (`outer`: the editor's values of the host-side variables, the server's of the
+ * rest — which bubblewrap passes on to the server) and what the server gets of the host-side ones
+ * inside the sandbox (`inner`: `/usr/bin/env NAME=value …` before its command; names and values are
+ * not secrets of the kind argv must not show, and the values that are the editor's own are not repeated).
+ */
+function splitHostSide(env: Readonly<Record<string, string>>, runtimeEnv: Readonly<Record<string, string>> | undefined): { outer: Record<string, string>; inner: string[] } {
+  const outer: Record<string, string> = {};
+  const moved: string[] = [];
+  const unset: string[] = [];
+  const ours = (k: string) => !!runtimeEnv && k in runtimeEnv;
+  for (const [k, v] of Object.entries(env)) {
+    if (HOST_SIDE.test(k) && !ours(k)) { if (process.env[k] !== v) moved.push(`${k}=${v}`); }
+    else outer[k] = v;
+  }
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!HOST_SIDE.test(k) || v === undefined || ours(k)) continue;
+    outer[k] = v;
+    // The declaration removed it (`null`): srt keeps the editor's, the server does not get it.
+    if (!(k in env)) unset.push('-u', k);
+  }
+  return { outer, inner: moved.length || unset.length ? ['/usr/bin/env', ...unset, ...moved] : [] };
 }

@@ -36,12 +36,16 @@ export interface RuntimeLookup {
  * `node`, which runs `npx` and other scripts), found on the launch's PATH, when it lies in home.
  * Only a regular executable file counts (a folder passes an X_OK test too). A link counts only where it
  * keeps the program's name (nvm's and asdf's links do; a link to another folder's file does not), and
- * the install of the implicit `node` — or of a command a workspace declared — is its `bin` and `lib`
- * only, not the folder above them (`~/.local/bin/node` must not make all of `~/.local` readable).
+ * the install of the implicit `node` is its `bin` and `lib` only, not the folder above them
+ * (`~/.local/bin/node` must not make all of `~/.local` readable). PATH is read up to its first empty or
+ * relative entry, and a command a workspace declared adds nothing.
  */
 export function runtimeFolders(command: string, lookup: RuntimeLookup): string[] {
   const out: string[] = [];
-  for (const [program, wide] of [[command, lookup.wide], ['node', false]] as const) {
+  // A declaration that may not widen the sandbox (a workspace's) names no install of its own: its command
+  // may name any program in home (`~/other-project/gradlew`), and what runs may differ from it (BASH_ENV).
+  const programs = lookup.wide ? [[command, true], ['node', false]] as const : [['node', false]] as const;
+  for (const [program, wide] of programs) {
     const found = findProgram(program, lookup.pathEnv);
     if (!found || lookup.untrusted.some(u => isInside(real(found), u) || isInside(found, u))) continue;
     let realProgram: string;
@@ -61,8 +65,16 @@ export function runtimeFolders(command: string, lookup: RuntimeLookup): string[]
 
 function findProgram(program: string, pathEnv: string | undefined): string | undefined {
   if (program.includes('/') && !path.isAbsolute(program)) return undefined; // relative to the working folder: a root, already readable
-  const candidates = path.isAbsolute(program) ? [program]
-    : (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir)).map(dir => path.join(dir, program));
+  const candidates: string[] = [];
+  if (path.isAbsolute(program)) candidates.push(program);
+  else {
+    for (const dir of (pathEnv ?? '').split(path.delimiter)) {
+      // An empty or relative entry is the working folder or below it for the shell that runs the command:
+      // what it finds there is readable already, and whatever comes after it on PATH may not be what runs.
+      if (!path.isAbsolute(dir)) break;
+      candidates.push(path.join(dir, program));
+    }
+  }
   for (const candidate of candidates) {
     try { accessSync(candidate, constants.X_OK); if (statSync(candidate).isFile()) return candidate; } catch { /* next */ }
   }

@@ -71,7 +71,7 @@ export function buildRules(input: RulesInput): SrtSettings {
       // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder, /tmp).
       allowRead: uniq([...writable, ...readable, ...toolchains, ...own]),
       allowWrite: uniq([...writable, ...own]),
-      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...platform === 'linux' ? kernelMountsBelow(writable) : [], ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
+      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...platform === 'linux' ? kernelMountsBelow([...writable, ...own]) : [], ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
     },
     network: {
       allowedDomains: (d?.network.allowedDomains ?? input.defaultAllowedDomains).map(httpsOnly),

@@ -1,0 +1,166 @@
+/**
+ * Issue 27, second outside attack: what a workspace controls of a sandboxed launch (its env file's PATH,
+ * NODE_OPTIONS and BASH_ENV, the command it names) must neither run anything outside the sandbox nor open
+ * another folder of home. srt, the shell it spawns bubblewrap with, bubblewrap and socat run on the host:
+ * they took `bwrap` from the launch's PATH, so a workspace's (or a server's own planted) tools/bwrap ran
+ * unsandboxed. Every case runs the real srt (bubblewrap) with the escapee fixture as the attacker; each
+ * ATTACKER test failed before its fix. Linux.
+ */
+import * as assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { SandboxPort } from '../../src/core';
+import { createTestHost, fixtureServer, text, waitForState } from './helpers';
+import { findRipgrep, srtCli } from './sandboxSupport';
+
+const linux = process.platform === 'linux';
+const escapee = fixtureServer('escapee');
+
+function script(file: string, body: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+interface Fixture { dir: string; home: string; project: string; storage: string; other: string }
+
+function makeFixture(prefix: string): Fixture {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const home = path.join(dir, 'home');
+  const project = path.join(home, 'project');
+  const storage = path.join(dir, 'storage');
+  const other = path.join(home, 'other-project');
+  for (const d of [home, project, storage, other]) mkdirSync(d, { recursive: true });
+  writeFileSync(path.join(other, '.env'), 'API_KEY=SECRET');
+  // An ordinary executable file at the top of another project (gradlew, mvnw, configure, build.sh…).
+  script(path.join(other, 'gradlew'), 'echo "the real gradlew"');
+  return { dir, home, project, storage, other };
+}
+
+/** Starts declaration `decl` as a workspace server (mayWiden: false), sandboxed, and hands its tool caller to `use`. */
+async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call: (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>, log: () => string) => Promise<void>, mayWiden = false): Promise<void> {
+  const port: SandboxPort = {
+    runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
+    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
+  };
+  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
+  t.roots.set(f.project);
+  try {
+    await t.host.apply({ e: { sandbox: true, ...decl } });
+    const c = t.host.require('e');
+    await waitForState(c, 'running', 30_000);
+    const log = () => t.loggers.get('e')!.text();
+    assert.match(log(), /Sandboxed: writes only to/);
+    await use(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, log);
+  } finally { await t.host.shutdown(); }
+}
+
+(linux ? describe : describe.skip)('sandbox: what a workspace sets of a launch (PATH, NODE_OPTIONS, BASH_ENV, the command) runs nothing outside the sandbox and opens no other folder of home (issue 27, outside attack)', function () {
+  this.timeout(90_000);
+  let f: Fixture;
+  beforeEach(() => { f = makeFixture('mcp-a27b-path-'); });
+  afterEach(() => rmSync(f.dir, { recursive: true, force: true }));
+
+  it('control: a plain sandboxed escapee cannot read another project\'s .env', async () => {
+    await withServer(f, { command: process.execPath, args: [escapee] }, async call => {
+      const r = await call('read-file', { path: path.join(f.other, '.env') });
+      assert.equal(r.isError, true, r.text);
+    });
+  });
+
+  it('ATTACKER (relative PATH entry): PATH=tools:~/other-project — runtimeFolders skips `tools`, bash does not: the workspace\'s own `gradlew` runs and ~/other-project is readable', async () => {
+    // findProgram ignores the relative entry and finds ~/other-project/gradlew (a regular executable file,
+    // outside the roots, no link): ~/other-project becomes "the install". bash -c inside the sandbox searches
+    // `tools` (relative to the cwd, the workspace folder) first and runs the workspace's gradlew: the attacker.
+    script(path.join(f.project, 'tools', 'gradlew'), `exec ${process.execPath} ${escapee}`);
+    writeFileSync(path.join(f.project, '.env'), `PATH=tools:${f.other}:/usr/local/bin:/usr/bin:/bin\n`);
+    await withServer(f, { command: 'gradlew', args: [], envFile: '.env' }, async (call, log) => {
+      const r = await call('read-file', { path: path.join(f.other, '.env') });
+      assert.equal(r.isError, true, `the sandboxed server read ${path.join(f.other, '.env')}: ${r.text}\n${log().split('\n').filter(l => /Sandboxed|rules/.test(l)).join('\n')}`);
+    });
+  });
+
+  it('ATTACKER (empty PATH entry): PATH=:~/other-project — the empty entry is the cwd for bash, skipped by runtimeFolders', async () => {
+    script(path.join(f.project, 'gradlew'), `exec ${process.execPath} ${escapee}`);
+    writeFileSync(path.join(f.project, '.env'), `PATH=:${f.other}:/usr/local/bin:/usr/bin:/bin\n`);
+    await withServer(f, { command: 'gradlew', args: [], envFile: '.env' }, async call => {
+      const r = await call('read-file', { path: path.join(f.other, '.env') });
+      assert.equal(r.isError, true, `the sandboxed server read ${path.join(f.other, '.env')}: ${r.text}`);
+    });
+  });
+
+  it('ATTACKER (command names a file in home, BASH_ENV runs the attacker first): command ~/other-project/gradlew makes ~/other-project readable', async () => {
+    // The workspace declares an absolute command in another folder of home: its folder is "the install"
+    // (not a `bin/`, so the whole folder). The sandbox runs it through `bash -c`, which first sources
+    // $BASH_ENV from the env file: the attacker's code, with ~/other-project readable.
+    // Sourced by every bash that starts (also ones the host's shell files start): act in the one that runs the command.
+    script(path.join(f.project, 'tools', 'pre.sh'), `case "$BASH_EXECUTION_STRING" in *gradlew*) exec ${process.execPath} ${escapee};; esac`);
+    writeFileSync(path.join(f.project, '.env'), `BASH_ENV=${path.join(f.project, 'tools', 'pre.sh')}\n`);
+    let read: string | undefined;
+    try {
+      await withServer(f, { command: path.join(f.other, 'gradlew'), args: [], envFile: '.env' }, async call => {
+        const r = await call('read-file', { path: path.join(f.other, '.env') });
+        if (!r.isError) read = r.text;
+      });
+    } catch (e) {
+      // Now the folder of a workspace's command is not opened: that command cannot run in the sandbox at all.
+      assert.match(String(e), /did not reach running/);
+    }
+    assert.equal(read, undefined, `the sandboxed server read ${path.join(f.other, '.env')}: ${read}`);
+  });
+
+  it('ATTACKER (srt finds bwrap on the launch PATH): a `bwrap` in the workspace runs OUTSIDE the sandbox and reads all of home', async () => {
+    // checkSandboxSupport and srt both take bwrap (and socat) from the launch's PATH, which the env file sets.
+    // srt spawns `bwrap …` through /bin/sh: the first bwrap on that PATH runs unsandboxed. This one copies
+    // the secret next to the project (outside the sandbox's view) and then runs the real bwrap so the server starts.
+    const loot = path.join(f.home, 'loot.txt');
+    script(path.join(f.project, 'tools', 'bwrap'), `cat ${path.join(f.other, '.env')} > ${loot}\nexec /usr/bin/bwrap "$@"`);
+    writeFileSync(path.join(f.project, '.env'), `PATH=${path.join(f.project, 'tools')}:/usr/local/bin:/usr/bin:/bin\n`);
+    await withServer(f, { command: process.execPath, args: [escapee], envFile: '.env' }, async () => {
+      assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot',
+        `the workspace's ${path.join(f.project, 'tools', 'bwrap')} ran outside the sandbox and copied ${path.join(f.other, '.env')} to ${loot}`);
+    });
+  });
+
+  it('ATTACKER (the same, planted by the sandboxed server itself on an earlier run): it writes .env and tools/bwrap in its root; the next start runs its bwrap unsandboxed', async () => {
+    const loot = path.join(f.home, 'loot.txt');
+    writeFileSync(path.join(f.project, '.env'), 'HARMLESS=1\n');
+    const decl = { command: process.execPath, args: [escapee], envFile: '.env' };
+    await withServer(f, decl, async call => {
+      const w1 = await call('write-file', { path: path.join(f.project, 'tools-bwrap'), text: `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot}\nexec /usr/bin/bwrap "$@"\n` });
+      assert.equal(w1.isError, false, w1.text);
+      const mk = await call('run', { command: '/bin/sh', args: ['-c', 'mkdir -p tools && mv tools-bwrap tools/bwrap && chmod 755 tools/bwrap'], cwd: f.project });
+      assert.equal(mk.isError, false, mk.text);
+      const w2 = await call('write-file', { path: path.join(f.project, '.env'), text: `PATH=${path.join(f.project, 'tools')}:/usr/local/bin:/usr/bin:/bin\n` });
+      assert.equal(w2.isError, false, w2.text);
+      const r = await call('read-file', { path: path.join(f.other, '.env') });
+      assert.equal(r.isError, true, 'control: inside the sandbox the secret is hidden');
+    });
+    await withServer(f, decl, async () => {
+      assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the server's planted tools/bwrap ran outside the sandbox on the next start and copied ${path.join(f.other, '.env')}`);
+    });
+  });
+
+  it('ATTACKER (NODE_OPTIONS reaches srt\'s own node): --require of a workspace file runs in srt\'s process outside the sandbox', async () => {
+    const loot = path.join(f.home, 'loot-node-options.txt');
+    // Runs in every node that loads it: outside the sandbox it can read the secret, inside it cannot.
+    writeFileSync(path.join(f.project, 'pre.js'), `try { require('fs').writeFileSync(${JSON.stringify(loot)}, require('fs').readFileSync(${JSON.stringify(path.join(f.other, '.env'))}, 'utf8')); } catch {}\n`);
+    writeFileSync(path.join(f.project, '.env'), `NODE_OPTIONS=--require ${path.join(f.project, 'pre.js')}\n`);
+    await withServer(f, { command: process.execPath, args: [escapee], envFile: '.env' }, async call => {
+      assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', 'the workspace\'s NODE_OPTIONS ran its code in srt\'s process, outside the sandbox');
+      // The server still gets the declaration's NODE_OPTIONS, inside the sandbox.
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'printf %s "$NODE_OPTIONS"'], cwd: f.project });
+      assert.equal(r.text.trim(), `--require ${path.join(f.project, 'pre.js')}`);
+    });
+  });
+
+  it('the server gets the PATH its declaration sets, inside the sandbox', async () => {
+    writeFileSync(path.join(f.project, '.env'), `PATH=${path.join(f.project, 'tools')}:/usr/local/bin:/usr/bin:/bin\n`);
+    await withServer(f, { command: process.execPath, args: [escapee], envFile: '.env' }, async call => {
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'printf %s "$PATH"'], cwd: f.project });
+      assert.equal(r.text.trim(), `${path.join(f.project, 'tools')}:/usr/local/bin:/usr/bin:/bin`);
+    });
+  });
+});
