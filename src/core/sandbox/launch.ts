@@ -93,7 +93,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   // The temp folder wins over the declaration's: any other is unreadable in the sandbox. CLAUDE_CODE_TMPDIR is srt's name for it.
   const temp = { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
   const env: Record<string, string> = { npm_config_cache: path.join(dataDir, 'npm-cache'), XDG_CACHE_HOME: path.join(dataDir, 'cache'), ...launch.env, ...temp, ...port.runtimeEnv };
-  const hostSide = splitHostSide(env, port.runtimeEnv);
+  const hostSide = splitHostSide(env, { ...temp, ...port.runtimeEnv });
   // bubblewrap's mounts are fixed at start; sandbox-exec matches the plantable names by pattern (plantable.ts).
   const guarded = rules.filesystem.allowWrite.filter(w => w !== dataDir && w !== tempDir);
   const guard = (req.platform ?? process.platform) === 'linux' && guarded.length ? () => new PlantGuard({
@@ -126,33 +126,35 @@ function pathOf(env: Readonly<Record<string, string>>): string | undefined {
 }
 
 /**
- * Variables that change how a program finds or loads code: PATH (which `bwrap` and `socat` srt runs),
- * Node's (`NODE_OPTIONS=--require …`), the dynamic loader's, OpenSSL's and the shell's. srt, the shell
- * it spawns bubblewrap with, bubblewrap and socat run outside the sandbox, so a declaration (a workspace's
- * env file, a file the server wrote in its root on an earlier run) must not set these for them.
+ * srt (a node process), the shell it starts bubblewrap with, bubblewrap and socat run outside the sandbox,
+ * and every variable of their environment is one they may honour: PATH (which `bwrap` runs), Node's
+ * (`NODE_OPTIONS=--require …`, `NODE_COMPILE_CACHE`, which loads code a server forged), the loader's, the
+ * shell's, and whatever a later version reads. So nothing a declaration sets reaches them (a workspace's env
+ * file, or a file the server wrote in its root for its next start): srt's environment is the editor's own
+ * (`outer`), and every variable the server's differs in travels under another name (`MCP_HOST_ENV_<name>`)
+ * to a shell inside the sandbox, which sets it under its own name — or unsets what the server must not get —
+ * and then runs the server's command (`inner`). Values stay in the environment, never on a command line,
+ * where other local users could read them.
  */
-const HOST_SIDE = /^(PATH|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_ICU_DATA|LD_\w*|DYLD_\w*|OPENSSL_\w*|GLIBC_\w*|MALLOC_\w*|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|PS4|IFS|CDPATH)$/i;
-
-/**
- * srt's own environment (`outer`: the editor's values of the host-side variables, the server's of the
- * rest — which bubblewrap passes on to the server) and what the server gets of the host-side ones
- * inside the sandbox (`inner`: `/usr/bin/env NAME=value …` before its command; names and values are
- * not secrets of the kind argv must not show, and the values that are the editor's own are not repeated).
- */
-function splitHostSide(env: Readonly<Record<string, string>>, runtimeEnv: Readonly<Record<string, string>> | undefined): { outer: Record<string, string>; inner: string[] } {
+function splitHostSide(env: Readonly<Record<string, string>>, ours: Readonly<Record<string, string>>): { outer: Record<string, string>; inner: string[] } {
   const outer: Record<string, string> = {};
-  const moved: string[] = [];
-  const unset: string[] = [];
-  const ours = (k: string) => !!runtimeEnv && k in runtimeEnv;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith(INNER_PREFIX) && !k.startsWith('BASH_FUNC_')) outer[k] = v;
+  Object.assign(outer, ours);
+  const lines: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (HOST_SIDE.test(k) && !ours(k)) { if (process.env[k] !== v) moved.push(`${k}=${v}`); }
-    else outer[k] = v;
+    if (k in ours || outer[k] === v) continue;
+    // A name no shell can set (npm's `npm_config_//host/:_authToken`) is no name a host program reads either,
+    // except bash's exported functions, which a bash that is /bin/sh would run in srt's shell: those are dropped.
+    if (!SHELL_NAME.test(k)) { if (!k.startsWith('BASH_FUNC_')) outer[k] = v; continue; }
+    outer[`${INNER_PREFIX}${k}`] = v;
+    lines.push(`export ${k}="$${INNER_PREFIX}${k}"; unset ${INNER_PREFIX}${k}`);
   }
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!HOST_SIDE.test(k) || v === undefined || ours(k)) continue;
-    outer[k] = v;
-    // The declaration removed it (`null`): srt keeps the editor's, the server does not get it.
-    if (!(k in env)) unset.push('-u', k);
+  for (const k of Object.keys(outer)) {
+    if (k in env || k in ours || k.startsWith(INNER_PREFIX)) continue;
+    if (SHELL_NAME.test(k)) lines.push(`unset ${k}`);
   }
-  return { outer, inner: moved.length || unset.length ? ['/usr/bin/env', ...unset, ...moved] : [] };
+  return { outer, inner: lines.length ? ['/bin/sh', '-c', `${lines.join('; ')}; exec "$@"`, 'sh'] : [] };
 }
+
+const INNER_PREFIX = 'MCP_HOST_ENV_';
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
