@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
+import { parseServers } from '../../src/core/config/parse';
 import { createTestHost, fixtureServer, text, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -203,5 +204,34 @@ const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same mod
     await new Promise(r => setTimeout(r, 1000));
     const written = readdirSync(f.other).filter(n => n.startsWith('coverage-'));
     assert.deepEqual(written, [], `srt's node wrote ${written.join(', ')} into ${f.other} outside the sandbox`);
+  });
+
+  it('ATTACKER (an env name holding "="): {"NODE_OPTIONS=--require <ws>/pre.js --title": "x"} and {"PATH=<ws>/tools:…": ""} are refused as broken declarations, and nothing runs on the host', async () => {
+    // Written out as NODE_OPTIONS=… and PATH=…: every program reads them as those names (the host's cgroup
+    // wrapper, dash, even keeps the last PATH of two), so srt's node ran pre.js and srt ran tools/bwrap.
+    const loot = path.join(f.home, 'loot-equals.txt');
+    const pre = path.join(f.project, 'pre.js');
+    writeFileSync(pre, `try { require('fs').writeFileSync(${JSON.stringify(loot)}, require('fs').readFileSync(${JSON.stringify(path.join(f.other, '.env'))}, 'utf8')); } catch {}\n`);
+    script(path.join(f.project, 'tools', 'bwrap'), `cat ${path.join(f.other, '.env')} > ${loot}\nexec /usr/bin/bwrap "$@"`);
+    const parsed = parseServers({
+      a: { sandbox: true, command: process.execPath, args: [escapee], env: { [`NODE_OPTIONS=--require ${pre} --title`]: 'x' } },
+      b: { sandbox: true, command: process.execPath, args: [escapee], env: { [`PATH=${path.join(f.project, 'tools')}:/usr/bin:/bin:/x`]: '' } },
+    });
+    for (const server of ['a', 'b']) {
+      assert.ok(parsed.problems.some(p => p.server === server && p.severity === 'error' && /may not be empty or hold "="/.test(p.message)), `${server}: ${JSON.stringify(parsed.problems)}`);
+    }
+    // Through the host as a workspace would declare them: nothing starts, nothing runs outside the sandbox.
+    const port: SandboxPort = {
+      runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
+      sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => false, allowUnsandboxed: () => false,
+    };
+    const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
+    t.roots.set(f.project);
+    try {
+      await t.host.apply({ a: { sandbox: true, command: process.execPath, args: [escapee], env: { [`NODE_OPTIONS=--require ${pre} --title`]: 'x' } } });
+      await new Promise(r => setTimeout(r, 3000));
+      assert.notEqual(t.host.get('a')?.state, 'running');
+    } finally { await t.host.shutdown(); }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', 'a declaration\'s env name with "=" ran code outside the sandbox');
   });
 });

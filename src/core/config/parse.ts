@@ -193,6 +193,8 @@ function stringMap(value: unknown, field: string, error: (m: string, f?: string)
   }
   const out: Record<string, string | null> = {};
   for (const [k, item] of Object.entries(value as Record<string, unknown>)) {
+    // `{"NODE_OPTIONS=--require x --title": "y"}` would be written out as NODE_OPTIONS=…: a name with "=" is two names.
+    if (/[=\0]/.test(k) || k === '') { error(`${field} has the name ${JSON.stringify(k)}: a name may not be empty or hold "=" or a NUL character.`, field); continue; }
     if (typeof item === 'string') out[k] = item;
     else if (typeof item === 'number' || typeof item === 'boolean') out[k] = String(item);
     else if (item === null && allowNull) out[k] = null;

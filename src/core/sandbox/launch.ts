@@ -143,6 +143,9 @@ function splitHostSide(env: Readonly<Record<string, string>>, ours: Readonly<Rec
   const lines: string[] = [];
   for (const [k, v] of Object.entries(env)) {
     if (k in ours || outer[k] === v) continue;
+    // A name with `=` (or NUL) is two things at once: `NODE_OPTIONS=--require x --title` is written out as
+    // `NODE_OPTIONS=…`, which every program reads as NODE_OPTIONS. Dropped (no program can read it as named).
+    if (/[=\0]/.test(k)) continue;
     // A name no shell can set (npm's `npm_config_//host/:_authToken`) is no name a host program reads either,
     // except bash's exported functions, which a bash that is /bin/sh would run in srt's shell: those are dropped.
     if (!SHELL_NAME.test(k)) { if (!k.startsWith('BASH_FUNC_')) outer[k] = v; continue; }
