@@ -40,14 +40,20 @@ function makeFixture(prefix: string): Fixture {
   return { dir, home, project, storage, other };
 }
 
-/** Starts declaration `decl` as a workspace server (mayWiden: false), sandboxed, and hands its tool caller to `use`. */
-async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call: (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>, log: () => string) => Promise<void>, mayWiden = false): Promise<void> {
+/** A host whose workspace folder is the fixture's project, with the real srt as its sandbox. */
+function testHost(f: Fixture, mayWiden: boolean) {
   const port: SandboxPort = {
     runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
     sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
   };
   const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
   t.roots.set(f.project);
+  return t;
+}
+
+/** Starts declaration `decl` as a workspace server (mayWiden: false), sandboxed, and hands its tool caller to `use`. */
+async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call: (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>, log: () => string) => Promise<void>, mayWiden = false): Promise<void> {
+  const t = testHost(f, mayWiden);
   try {
     await t.host.apply({ e: { sandbox: true, ...decl } });
     const c = t.host.require('e');
@@ -221,12 +227,7 @@ const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same mod
       assert.ok(parsed.problems.some(p => p.server === server && p.severity === 'error' && /may not be empty or hold "="/.test(p.message)), `${server}: ${JSON.stringify(parsed.problems)}`);
     }
     // Through the host as a workspace would declare them: nothing starts, nothing runs outside the sandbox.
-    const port: SandboxPort = {
-      runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
-      sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => false, allowUnsandboxed: () => false,
-    };
-    const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
-    t.roots.set(f.project);
+    const t = testHost(f, false);
     try {
       await t.host.apply({ a: { sandbox: true, command: process.execPath, args: [escapee], env: { [`NODE_OPTIONS=--require ${pre} --title`]: 'x' } } });
       await new Promise(r => setTimeout(r, 3000));
