@@ -235,4 +235,19 @@ const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same mod
     } finally { await t.host.shutdown(); }
     assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', 'a declaration\'s env name with "=" ran code outside the sandbox');
   });
+
+  it('ATTACKER (an empty entry in the editor\'s own PATH): srt runs in the workspace folder, so a bwrap planted there would run on the host; it does not', async () => {
+    const loot = path.join(f.home, 'loot-editor-path.txt');
+    script(path.join(f.project, 'bwrap'), `cat ${path.join(f.other, '.env')} > ${loot}\nexec /usr/bin/bwrap "$@"`);
+    const saved = process.env.PATH;
+    // The editor's environment (this test process's) with a leading empty entry: a common slip in a shell profile.
+    process.env.PATH = `${path.delimiter}${saved}`;
+    try {
+      await withServer(f, { command: process.execPath, args: [escapee], cwd: f.project }, async call => {
+        const r = await call('read-file', { path: path.join(f.other, '.env') });
+        assert.equal(r.isError, true, 'control: inside the sandbox the secret is hidden');
+      });
+    } finally { process.env.PATH = saved; }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the workspace's ${path.join(f.project, 'bwrap')} ran outside the sandbox`);
+  });
 });

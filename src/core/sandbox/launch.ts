@@ -139,6 +139,9 @@ function pathOf(env: Readonly<Record<string, string>>): string | undefined {
 function splitHostSide(env: Readonly<Record<string, string>>, ours: Readonly<Record<string, string>>): { outer: Record<string, string>; inner: string[] } {
   const outer: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith(INNER_PREFIX) && !k.startsWith('BASH_FUNC_')) outer[k] = v;
+  // srt runs in the server's working folder (a workspace folder) and finds bwrap, socat and which by name: an
+  // empty or relative entry of the editor's PATH (`:/usr/bin`, `.`, `node_modules/.bin`) is that folder.
+  if (outer.PATH !== undefined) outer.PATH = outer.PATH.split(path.delimiter).filter(d => path.isAbsolute(d)).join(path.delimiter);
   Object.assign(outer, ours);
   const lines: string[] = [];
   for (const [k, v] of Object.entries(env)) {
