@@ -8,6 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
@@ -174,7 +175,9 @@ const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same mod
     });
   });
 
-  it('ATTACKER (NODE_COMPILE_CACHE reaches srt\'s node): the server forges a V8 code cache for srt\'s cli.js in its root; on the next start srt runs it OUTSIDE the sandbox', async () => {
+  it('ATTACKER (NODE_COMPILE_CACHE reaches srt\'s node): the server forges a V8 code cache for srt\'s cli.js in its root; on the next start srt runs it OUTSIDE the sandbox', async function () {
+    // Node's module compile cache (22.1+) is what the attack forges: an older Node ignores the variable. Listed in test/skipped-tests.json.
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache !== 'function') this.skip();
     // NODE_COMPILE_CACHE is not host-side. Node checks a cache entry against a CRC of the source and of the
     // cache data, V8 only against the source's LENGTH: the code cache of another module of the same length
     // (written under the entry's name with the genuine source CRC) is accepted and its bytecode runs in srt's
