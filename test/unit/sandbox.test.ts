@@ -5,7 +5,7 @@
  * root succeeds and each refusal comes back as a tool error; unsandboxed, all succeed.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
@@ -214,6 +214,25 @@ describe('sandbox: declarations and rules', () => {
       /bwrap and socat are not installed\. Install bubblewrap and socat \(Debian\/Ubuntu: sudo apt-get install bubblewrap socat; Fedora: sudo dnf install bubblewrap socat\)/);
     assert.throws(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: '/nonexistent/cli.js' }), /sandbox runtime is missing \(\/nonexistent\/cli\.js\)\. Install it with npm install -g @anthropic-ai\/sandbox-runtime/);
     assert.doesNotThrow(() => checkSandboxSupport({ platform: 'linux', pathEnv: process.env.PATH, ripgrep: findRipgrep(), cli: srtCli }));
+  });
+
+  it('ATTACKER (a folder named bwrap, a relative PATH entry): the rules pin bwrap, socat and rg to the files on the editor\'s absolute PATH entries (issue 27)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-host-tools-'));
+    try {
+      // A relative entry would be looked up from wherever srt runs (the server's folder); a folder is no program.
+      mkdirSync(path.join(dir, 'first', 'bwrap'), { recursive: true });
+      const rel = path.join(dir, 'rel');
+      mkdirSync(rel);
+      writeFileSync(path.join(rel, 'socat'), '#!/bin/sh\n', { mode: 0o755 });
+      const tools = checkSandboxSupport({ platform: 'linux', pathEnv: [path.join(dir, 'first'), path.relative(process.cwd(), rel), process.env.PATH].join(path.delimiter), ripgrep: findRipgrep(), cli: srtCli });
+      const onSystemPath = (p: string) => (process.env.PATH ?? '').split(path.delimiter).filter(d => path.isAbsolute(d)).map(d => path.join(d, p)).find(f => existsSync(f) && statSync(f).isFile());
+      assert.deepEqual(tools, { bwrap: onSystemPath('bwrap'), socat: onSystemPath('socat'), ripgrep: findRipgrep() });
+      const rules = buildRules({ declared: undefined, userHome: os.homedir(), roots: [], dataDir: path.join(dir, 'data'), protectedPaths: [], defaultAllowedDomains: [], tools });
+      assert.equal(rules.bwrapPath, tools.bwrap);
+      assert.equal(rules.socatPath, tools.socat);
+      assert.deepEqual(rules.ripgrep, { command: findRipgrep() });
+      for (const p of [rules.bwrapPath, rules.socatPath]) assert.ok(p && path.isAbsolute(p), `${p} is absolute`);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 
   it('the start log names the protections not in force: on macOS the plant guard, hidden /tmp and the folder-flood bound; none on Linux (issue 27)', () => {

@@ -246,13 +246,17 @@ describe('sandbox: naming a root never widens the sandbox (issue 27.3)', functio
   const cgroupOf = (pid: number) => /^0::(.*)$/m.exec(readFileSync(`/proc/${pid}/cgroup`, 'latin1'))?.[1];
   const alive = (pid: number) => { try { return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0] !== 'Z'; } catch { return false; } };
 
-  /** Writes the bystander's pid into the server's own cgroup (as /proc/self/cgroup names it) and into every launch cgroup under the host's. */
+  /**
+   * Writes the bystander's pid into the server's own cgroup (as /proc/self/cgroup names it), else into each
+   * launch cgroup under the host's until one takes it (stopping at the first: another test run's servers
+   * have launch cgroups there too, and a later write would move the bystander out of this server's).
+   */
   async function pull(sandbox: boolean | ((base: string) => Record<string, unknown>)): Promise<{ result: { isError?: boolean; text: string }; during: string | undefined; log: string }> {
     const { base, note } = launchCgroupSupport();
     assert.ok(base, `launch cgroups are unavailable here (${note}): see lifecycle.test.ts`);
     const mount = cgroup2Mount(readFileSync('/proc/self/mountinfo', 'utf8'))!;
     const script = 'own=$(sed -n "s/^0:://p" /proc/self/cgroup); n=0; for d in "$3$own" "$2"/mcp-host-*; do ' +
-      'if echo "$1" > "$d/cgroup.procs"; then n=$((n+1)); echo "pulled into $d"; fi; done; [ $n -gt 0 ]';
+      'if echo "$1" > "$d/cgroup.procs"; then n=$((n+1)); echo "pulled into $d"; break; fi; done; [ $n -gt 0 ]';
     const decl = typeof sandbox === 'function' ? { sandbox: sandbox(base) } : sandbox ? { sandbox: true } : {};
     return withServer(s, decl, [s.first], async (call, log) => {
       const result = await call('run', { command: 'sh', args: ['-c', script, 'sh', String(bystander!.pid), base, mount.point], cwd: s.first });

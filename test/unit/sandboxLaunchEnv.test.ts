@@ -251,6 +251,10 @@ const FORGE = "// Forges a V8 code cache for srt's cli.js: same length, same mod
         assert.equal(r.isError, true, 'control: inside the sandbox the secret is hidden');
       });
     } finally { process.env.PATH = saved; }
+    // srt is told where bubblewrap and socat are: it looks nothing up by name in the folder it runs in.
+    const rulesDir = path.join(f.storage, 'sandbox-rules');
+    const rules = readdirSync(rulesDir).map(n => JSON.parse(readFileSync(path.join(rulesDir, n), 'utf8')) as { bwrapPath?: string; socatPath?: string });
+    assert.ok(rules.length && rules.every(r => r.bwrapPath && path.isAbsolute(r.bwrapPath) && !r.bwrapPath.startsWith(f.project) && r.socatPath && path.isAbsolute(r.socatPath)), JSON.stringify(rules));
     assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the workspace's ${path.join(f.project, 'bwrap')} ran outside the sandbox`);
   });
 });

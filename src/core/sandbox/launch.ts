@@ -14,7 +14,7 @@ import { sandboxGaps } from './platformGaps';
 import { SandboxRun } from './run';
 import { runtimeFolders } from './reads';
 import { buildRules, rootPaths } from './rules';
-import { checkSandboxSupport, SandboxUnavailableError } from './support';
+import { checkSandboxSupport, SandboxUnavailableError, type SandboxTools } from './support';
 import type { SandboxPort } from './types';
 
 type StdioLaunch = Extract<ResolvedLaunch, { type: 'stdio' }>;
@@ -51,9 +51,10 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const { port, declaration: decl, launch } = req;
   if (!wantsSandbox(decl, port)) return { launch };
   const name = decl.name;
+  let tools: SandboxTools;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: process.env.PATH, ripgrep: port.ripgrep, cli: port.cli });
+    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: process.env.PATH, ripgrep: port.ripgrep, cli: port.cli });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);
@@ -77,7 +78,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const withheldEnv = Object.keys(port.runtimeEnv ?? {}).filter(k => !(k in launch.env));
   const rules = buildRules({
     declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
-    tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), ripgrep: port.ripgrep,
+    tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), tools,
     runtimeFolders: [...runtimeFolders(launch.command, { pathEnv, userHome: req.userHome, untrusted: [...roots, dataDir, tempDir], wide: port.mayWiden(name) }), srtPackage], withheldEnv, platform: req.platform,
     onRefused: (folder, why, stillReadable) => req.logger.warn(stillReadable
       ? `Sandboxed: ${folder} is not writable in the sandbox: ${why}.`

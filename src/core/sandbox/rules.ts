@@ -12,6 +12,7 @@ import type { SandboxDeclaration } from '../config/types';
 import { isInside } from '../fsPaths';
 import { plantableIn } from './plantable';
 import { TOOLCHAIN_HOME_PATHS } from './reads';
+import type { SandboxTools } from './support';
 import type { SrtSettings } from './types';
 import { kernelMountsBelow, refusedFolder } from './writable';
 
@@ -42,6 +43,8 @@ export interface RulesInput {
   /** Folders under home the server's command runs from (see `runtimeFolders`). */
   readonly runtimeFolders?: readonly string[];
   readonly ripgrep?: string;
+  /** bwrap, socat and rg as `checkSandboxSupport` found them; they win over `ripgrep`. */
+  readonly tools?: SandboxTools;
   /** Environment variables of srt's own process that the server must not get. */
   readonly withheldEnv?: readonly string[];
   readonly platform?: NodeJS.Platform;
@@ -65,6 +68,7 @@ export function buildRules(input: RulesInput): SrtSettings {
   const toolchains = [...TOOLCHAIN_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.runtimeFolders ?? []].filter(p => !refusedFolder(p, limits, 'read'));
   const platform = input.platform ?? process.platform;
   const own = [input.dataDir, ...input.tempDir ? [input.tempDir] : []];
+  const ripgrep = input.tools?.ripgrep ?? input.ripgrep;
   return {
     filesystem: {
       denyRead: uniq([input.userHome, ...SECRET_HOME_PATHS.map(p => path.join(input.userHome, p)), ...input.protectedPaths, ...tempFolders(platform), ...d?.filesystem.denyRead ?? []]),
@@ -78,7 +82,9 @@ export function buildRules(input: RulesInput): SrtSettings {
       deniedDomains: [...d?.network.deniedDomains ?? []],
     },
     ...(input.withheldEnv?.length ? { credentials: { envVars: input.withheldEnv.map(name => ({ name, mode: 'deny' as const })) } } : {}),
-    ...(input.ripgrep ? { ripgrep: { command: input.ripgrep } } : {}),
+    ...(ripgrep ? { ripgrep: { command: ripgrep } } : {}),
+    ...(input.tools?.bwrap ? { bwrapPath: input.tools.bwrap } : {}),
+    ...(input.tools?.socat ? { socatPath: input.tools.socat } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /** Whether this computer can run a sandboxed server, and if not, what to install. */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 export class SandboxUnavailableError extends Error {}
@@ -13,29 +13,44 @@ export interface SupportProbe {
   readonly cli: string;
 }
 
+/**
+ * Where the programs srt runs outside the sandbox are, found on the editor's own PATH (Linux; empty elsewhere).
+ * Written into the rules as absolute paths, so that srt never looks them up by name in the server's folder.
+ */
+export interface SandboxTools {
+  readonly bwrap?: string;
+  readonly socat?: string;
+  readonly ripgrep?: string;
+}
+
 /** Throws {@link SandboxUnavailableError} saying what is missing and how to get it. */
-export function checkSandboxSupport(probe: SupportProbe): void {
+export function checkSandboxSupport(probe: SupportProbe): SandboxTools {
   const how = ' Or allow this server to run unsandboxed (setting mcpHost.sandbox.allowUnsandboxed).';
   if (!existsSync(probe.cli)) throw new SandboxUnavailableError(`This server must run sandboxed, but the sandbox runtime is missing (${probe.cli}). Install it with npm install -g @anthropic-ai/sandbox-runtime (MCP Host then finds srt on PATH), or set mcpHost.sandbox.runtimePath to its dist/cli.js.${how}`);
   if (probe.platform === 'win32') throw new SandboxUnavailableError(`This server must run sandboxed, but Windows cannot sandbox local servers yet (macOS and Linux can).${how}`);
   if (probe.platform === 'darwin') {
     if (!isExecutable('/usr/bin/sandbox-exec')) throw new SandboxUnavailableError(`This server must run sandboxed, but /usr/bin/sandbox-exec is missing on this Mac.${how}`);
-    return;
+    return {};
   }
   if (probe.platform !== 'linux') throw new SandboxUnavailableError(`This server must run sandboxed, but ${probe.platform} cannot sandbox local servers (macOS and Linux can).${how}`);
-  const missing = ['bwrap', 'socat'].filter(p => !onPath(p, probe.pathEnv));
-  if (probe.ripgrep ? !isExecutable(probe.ripgrep) : !onPath('rg', probe.pathEnv)) missing.push('rg');
-  if (!missing.length) return;
+  const tools = {
+    bwrap: onPath('bwrap', probe.pathEnv), socat: onPath('socat', probe.pathEnv),
+    ripgrep: probe.ripgrep ? (isExecutable(probe.ripgrep) ? probe.ripgrep : undefined) : onPath('rg', probe.pathEnv),
+  };
+  const missing = (['bwrap', 'socat', 'ripgrep'] as const).filter(t => !tools[t]).map(t => t === 'ripgrep' ? 'rg' : t);
+  if (!missing.length) return tools;
   const pkgs = missing.map(m => m === 'bwrap' ? 'bubblewrap' : m === 'rg' ? 'ripgrep' : m);
   throw new SandboxUnavailableError(
     `This server must run sandboxed, but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed. ` +
     `Install ${pkgs.join(' and ')} (Debian/Ubuntu: sudo apt-get install ${pkgs.join(' ')}; Fedora: sudo dnf install ${pkgs.join(' ')}) and start the server again.${how}`);
 }
 
-function onPath(program: string, pathEnv: string | undefined): boolean {
-  return (pathEnv ?? '').split(path.delimiter).some(dir => dir && isExecutable(path.join(dir, program)));
+/** The first `program` in an absolute folder of `pathEnv` (a relative one would depend on where srt runs). */
+function onPath(program: string, pathEnv: string | undefined): string | undefined {
+  return (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir))
+    .map(dir => path.join(dir, program)).find(isExecutable);
 }
 
 function isExecutable(file: string): boolean {
-  try { accessSync(file, constants.X_OK); return true; } catch { return false; }
+  try { accessSync(file, constants.X_OK); return statSync(file).isFile(); } catch { return false; }
 }

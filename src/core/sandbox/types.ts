@@ -40,4 +40,7 @@ export interface SrtSettings {
   /** Used only to withhold variables of srt's own environment from the server (`mode: 'deny'`). */
   readonly credentials?: { readonly envVars: ReadonlyArray<{ readonly name: string; readonly mode: 'deny' }> };
   readonly ripgrep?: { readonly command: string };
+  /** Absolute, so that srt (which runs in the server's folder) never looks bubblewrap and socat up by name. */
+  readonly bwrapPath?: string;
+  readonly socatPath?: string;
 }
