@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { SandboxPort } from '../core';
 import { readSetting, readStrings as strings, readUserValue } from './settingsReader';
 import { isInside } from '../core/fsPaths';
+import { workspaceIdentity } from './inputs';
 
 /** `mcpHost.sandbox.all`: every local server runs sandboxed. */
 export const sandboxAll = (): boolean => readSetting('sandbox.all') === true;
@@ -43,6 +44,8 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     sandboxAll,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     mayWiden: isUserServer,
+    // A workspace's server of a user server's name, or of another workspace's, gets a data folder of its own.
+    storageScope: server => isUserServer(server) ? 'user' : `workspace:${workspaceIdentity()}`,
     mayWrite: (_server, folder) => writableRootSources().some(w => isInside(folder, w)),
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
   };

@@ -4,11 +4,12 @@
  * (`--die-with-parent`) takes the server down when srt is killed, so stopping still ends the tree.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
+import { hostPath, pathEntriesIn } from './hostPath';
 import { PlantGuard } from './plantGuard';
 import { sandboxGaps } from './platformGaps';
 import { SandboxRun } from './run';
@@ -51,10 +52,17 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const { port, declaration: decl, launch } = req;
   if (!wantsSandbox(decl, port)) return { launch };
   const name = decl.name;
+  const roots = rootPaths(req.roots);
+  const id = port ? storageName(name, port.storageScope?.(name) ?? (port.mayWiden(name) ? 'user' : 'workspace')) : '';
+  const dataDir = port ? path.join(port.storageDir, 'sandbox-data', id) : '';
+  // Short: srt's bridge sockets live in it, and a socket's path may not exceed 107 bytes.
+  const tempDir = path.join(os.tmpdir(), `mcp-host-${randomBytes(6).toString('hex')}`);
+  // What srt and its helpers look programs up on: nothing from a folder this server may have written (hostPath.ts).
+  const editorPath = hostPath(process.env.PATH, [...roots, ...dataDir ? [dataDir] : [], tempDir]);
   let tools: SandboxTools;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: process.env.PATH, ripgrep: port.ripgrep, cli: port.cli });
+    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: editorPath, ripgrep: port.ripgrep, cli: port.cli });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);
@@ -62,12 +70,9 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
     }
     throw e;
   }
-  const id = storageName(name);
-  const dataDir = path.join(port.storageDir, 'sandbox-data', id);
-  const rulesFile = path.join(port.storageDir, 'sandbox-rules', `${id}.json`);
-  // Short: srt's bridge sockets live in it, and a socket's path may not exceed 107 bytes.
-  const tempDir = path.join(os.tmpdir(), `mcp-host-${randomBytes(6).toString('hex')}`);
-  const roots = rootPaths(req.roots);
+  // One file per start: two windows starting the same server at once each get the rules of their own roots.
+  const rulesDir = path.join(port.storageDir, 'sandbox-rules');
+  const rulesFile = path.join(rulesDir, `${id}.${path.basename(tempDir).slice('mcp-host-'.length)}.json`);
   const writable = roots.filter(r => port.mayWrite?.(name, r) ?? true);
   const readOnly = roots.filter(r => !writable.includes(r));
   if (readOnly.length) req.logger.info(`Sandboxed: these roots are read-only for it (writable are workspace folders inside what you opened and roots from your user settings): ${readOnly.join(', ')}`);
@@ -79,13 +84,16 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const rules = buildRules({
     declared, userHome: req.userHome, roots: writable, readRoots: readOnly, dataDir,
     tempDir, protectedPaths: port.protectedPaths, defaultAllowedDomains: port.defaultAllowedDomains(), tools,
-    runtimeFolders: [...runtimeFolders(launch.command, { pathEnv, userHome: req.userHome, untrusted: [...roots, dataDir, tempDir], wide: port.mayWiden(name) }), srtPackage], withheldEnv, platform: req.platform,
+    runtimeFolders: [...runtimeFolders(launch.command, { pathEnv, userHome: req.userHome, untrusted: [...roots, dataDir, tempDir], wide: port.mayWiden(name) }), srtPackage], withheldEnv, platform: req.platform, editorPathEnv: process.env.PATH,
     onRefused: (folder, why, stillReadable) => req.logger.warn(stillReadable
       ? `Sandboxed: ${folder} is not writable in the sandbox: ${why}.`
       : `Sandboxed: ${folder} is left out of the sandbox (neither readable nor writable): ${why}.`),
   });
+  const held = pathEntriesIn(process.env.PATH, rules.filesystem.allowWrite);
+  if (held.length) req.logger.warn(`Sandboxed: ${held.join(', ')} ${held.length > 1 ? 'are' : 'is'} read-only in the sandbox: ${held.length > 1 ? 'they are' : 'it is'} on the editor's PATH, and a program planted there would run outside the sandbox.`);
   await mkdir(dataDir, { recursive: true });
-  await mkdir(path.dirname(rulesFile), { recursive: true });
+  await mkdir(rulesDir, { recursive: true });
+  await pruneRules(rulesDir, id);
   await writeFile(rulesFile, JSON.stringify(rules, null, 2), { mode: 0o600 });
   req.logger.info(`Sandboxed: writes only to ${rules.filesystem.allowWrite.join(', ')}; network only to ${rules.network.allowedDomains.join(', ') || 'nothing'} (rules: ${rulesFile})`);
   const gaps = sandboxGaps(req.platform ?? process.platform);
@@ -94,7 +102,7 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   // The temp folder wins over the declaration's: any other is unreadable in the sandbox. CLAUDE_CODE_TMPDIR is srt's name for it.
   const temp = { TMPDIR: tempDir, TMP: tempDir, TEMP: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
   const env: Record<string, string> = { npm_config_cache: path.join(dataDir, 'npm-cache'), XDG_CACHE_HOME: path.join(dataDir, 'cache'), ...launch.env, ...temp, ...port.runtimeEnv };
-  const hostSide = splitHostSide(env, { ...temp, ...port.runtimeEnv });
+  const hostSide = splitHostSide(env, { ...temp, ...port.runtimeEnv }, editorPath);
   // bubblewrap's mounts are fixed at start; sandbox-exec matches the plantable names by pattern (plantable.ts).
   const guarded = rules.filesystem.allowWrite.filter(w => w !== dataDir && w !== tempDir);
   const guard = (req.platform ?? process.platform) === 'linux' && guarded.length ? () => new PlantGuard({
@@ -115,10 +123,26 @@ function narrowed(d: SandboxDeclaration, logger: Logger): SandboxDeclaration {
   return { filesystem: { ...d.filesystem, allowWrite: [], allowRead: [] }, network: { deniedDomains: d.network.deniedDomains } };
 }
 
-/** A file name for the server that no name can turn into a path, unique per name. */
-function storageName(name: string): string {
+/**
+ * A file name for the server that no name can turn into a path, unique per (declarer, name): a workspace
+ * server that takes a user server's name gets another data folder (its npm cache, its XDG cache), and so
+ * does the same name in another workspace. A user server keeps the name-only key it always had.
+ */
+function storageName(name: string, scope: string): string {
   const readable = name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 40);
-  return `${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 10)}`;
+  const key = scope === 'user' ? name : `${scope}\0${name}`;
+  return `${readable}-${createHash('sha256').update(key).digest('hex').slice(0, scope === 'user' ? 10 : 16)}`;
+}
+
+/** Rules files of earlier starts of `id` older than a day (a start reads its own at once; a crash leaves one behind). */
+async function pruneRules(dir: string, id: string): Promise<void> {
+  const before = Date.now() - 24 * 60 * 60_000;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter(n => n.startsWith(`${id}.`) && n.endsWith('.json')).map(async n => {
+    const file = path.join(dir, n);
+    const st = await lstat(file).catch(() => undefined);
+    if (st && st.mtimeMs < before) await rm(file, { force: true });
+  }));
 }
 
 function pathOf(env: Readonly<Record<string, string>>): string | undefined {
@@ -137,12 +161,13 @@ function pathOf(env: Readonly<Record<string, string>>): string | undefined {
  * and then runs the server's command (`inner`). Values stay in the environment, never on a command line,
  * where other local users could read them.
  */
-function splitHostSide(env: Readonly<Record<string, string>>, ours: Readonly<Record<string, string>>): { outer: Record<string, string>; inner: string[] } {
+function splitHostSide(env: Readonly<Record<string, string>>, ours: Readonly<Record<string, string>>, editorPath: string): { outer: Record<string, string>; inner: string[] } {
   const outer: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith(INNER_PREFIX) && !k.startsWith('BASH_FUNC_')) outer[k] = v;
-  // srt runs in the server's working folder (a workspace folder) and finds bwrap, socat and which by name: an
-  // empty or relative entry of the editor's PATH (`:/usr/bin`, `.`, `node_modules/.bin`) is that folder.
-  if (outer.PATH !== undefined) outer.PATH = outer.PATH.split(path.delimiter).filter(d => path.isAbsolute(d)).join(path.delimiter);
+  // srt runs in the server's working folder (a workspace folder) and finds which and bash by name: an empty or
+  // relative entry of the editor's PATH (`:/usr/bin`, `.`, `node_modules/.bin`) is that folder, and an entry
+  // inside a root is one the server may have written (hostPath.ts).
+  if (outer.PATH !== undefined) outer.PATH = editorPath;
   Object.assign(outer, ours);
   const lines: string[] = [];
   for (const [k, v] of Object.entries(env)) {

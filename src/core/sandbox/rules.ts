@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SandboxDeclaration } from '../config/types';
 import { isInside } from '../fsPaths';
+import { pathEntriesIn } from './hostPath';
 import { plantableIn } from './plantable';
 import { TOOLCHAIN_HOME_PATHS } from './reads';
 import type { SandboxTools } from './support';
@@ -45,6 +46,8 @@ export interface RulesInput {
   readonly ripgrep?: string;
   /** bwrap, socat and rg as `checkSandboxSupport` found them; they win over `ripgrep`. */
   readonly tools?: SandboxTools;
+  /** The editor's own PATH: its entries inside a writable folder are held read-only (hostPath.ts). */
+  readonly editorPathEnv?: string;
   /** Environment variables of srt's own process that the server must not get. */
   readonly withheldEnv?: readonly string[];
   readonly platform?: NodeJS.Platform;
@@ -75,7 +78,7 @@ export function buildRules(input: RulesInput): SrtSettings {
       // srt lets allowRead win over a broader denyRead (home, the protected storage holding the data folder, /tmp).
       allowRead: uniq([...writable, ...readable, ...toolchains, ...own]),
       allowWrite: uniq([...writable, ...own]),
-      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...platform === 'linux' ? kernelMountsBelow([...writable, ...own]) : [], ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
+      denyWrite: uniq([...writable.flatMap(w => plantableIn(w, platform)), ...pathEntriesIn(input.editorPathEnv, [...writable, ...own]), ...platform === 'linux' ? kernelMountsBelow([...writable, ...own]) : [], ...input.protectedPaths.filter(p => !isInside(input.dataDir, p)), ...SHARED_TEMP[platform] ?? [], ...d?.filesystem.denyWrite ?? []]),
     },
     network: {
       allowedDomains: (d?.network.allowedDomains ?? input.defaultAllowedDomains).map(httpsOnly),

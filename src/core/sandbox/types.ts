@@ -29,6 +29,12 @@ export interface SandboxPort {
    * Absent: every root may be writable.
    */
   mayWrite?(server: string, folder: string): boolean;
+  /**
+   * Who declared `server`, as a stable string (`user`, or the workspace's identity): each (declarer, name)
+   * has its own data folder, so a workspace server that takes a user server's name, or the same name in
+   * another workspace, shares nothing with it. Absent: `user` for servers that may widen, else `workspace`.
+   */
+  storageScope?(server: string): string;
   /** The user allowed `server` to run unsandboxed where this platform cannot sandbox. */
   allowUnsandboxed(server: string): boolean;
 }

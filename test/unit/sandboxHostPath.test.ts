@@ -1,0 +1,136 @@
+/**
+ * Issue 27, sixth outside attack (attack27f). Real srt (bubblewrap), escapee fixture as the attacker. Linux.
+ * A: an absolute entry of the editor's own PATH that lies inside a writable root: the sandboxed server plants
+ *    `which` (or `bwrap`) there; on its next start srt runs it on the host.
+ * B: a workspace server that takes a user server's name gets that user server's data folder (shared across
+ *    every window): it reads what the user server left there and plants what the user server runs later.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { SandboxPort } from '../../src/core';
+import { hostPath, pathEntriesIn } from '../../src/core/sandbox/hostPath';
+import { createTestHost, fixtureServer, text, waitForState } from './helpers';
+import { findRipgrep, srtCli } from './sandboxSupport';
+
+const linux = process.platform === 'linux';
+const escapee = fixtureServer('escapee');
+
+interface Fixture { dir: string; home: string; project: string; storage: string; other: string }
+
+function makeFixture(prefix: string): Fixture {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const home = path.join(dir, 'home');
+  const project = path.join(home, 'project');
+  const storage = path.join(dir, 'storage');
+  const other = path.join(home, 'other-project');
+  for (const d of [home, project, storage, other]) mkdirSync(d, { recursive: true });
+  writeFileSync(path.join(other, '.env'), 'API_KEY=SECRET');
+  return { dir, home, project, storage, other };
+}
+
+function testHost(f: Fixture, mayWiden: boolean, storageScope?: string) {
+  const port: SandboxPort = {
+    runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
+    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
+    ...(storageScope ? { storageScope: () => storageScope } : {}),
+  };
+  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
+  t.roots.set(f.project);
+  return t;
+}
+
+type Call = (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>;
+
+async function withServer(f: Fixture, name: string, decl: Record<string, unknown>, use: (call: Call, log: () => string) => Promise<void>, mayWiden = false, storageScope?: string): Promise<void> {
+  const t = testHost(f, mayWiden, storageScope);
+  try {
+    await t.host.apply({ [name]: { sandbox: true, ...decl } });
+    const c = t.host.require(name);
+    await waitForState(c, 'running', 30_000);
+    await use(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, () => t.loggers.get(name)!.text());
+  } finally { await t.host.shutdown(); }
+}
+
+(linux ? describe : describe.skip)('sandbox: the editor\'s PATH and the data folder are no door out (issue 27, sixth outside attack)', function () {
+  this.timeout(120_000);
+  let f: Fixture;
+  beforeEach(() => { f = makeFixture('mcp-a27f-'); });
+  const decl = () => ({ command: process.execPath, args: [escapee], cwd: f.project });
+  afterEach(() => rmSync(f.dir, { recursive: true, force: true }));
+
+  it('ATTACKER A (an absolute entry of the editor\'s PATH inside a writable root): the server cannot plant bin/which, and a which or bwrap found there is not what srt runs on the host', async () => {
+    const loot = path.join(f.home, 'loot-which.txt');
+    const bin = path.join(f.project, 'bin');
+    mkdirSync(bin);
+    const saved = process.env.PATH;
+    // `code .` from a shell where direnv's `PATH_add bin` (or a dotfiles repo's bin) put <project>/bin on PATH.
+    process.env.PATH = `${bin}${path.delimiter}${saved}`;
+    try {
+      await withServer(f, 'a', decl(), async (call, log) => {
+        const body = `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nPATH=/usr/bin:/bin exec which "$@"\n`;
+        const control = await call('write-file', { path: path.join(f.project, 'notes.txt'), text: 'x' });
+        assert.equal(control.isError, false, `control: the root is writable: ${control.text}`);
+        // The plant fails (the folder is read-only in the sandbox); were it there, srt would not look in it.
+        await call('write-file', { path: path.join(bin, 'which'), text: body });
+        await call('run', { command: '/bin/chmod', args: ['755', path.join(bin, 'which')], cwd: f.project });
+        const r = await call('read-file', { path: path.join(f.other, '.env') });
+        assert.equal(r.isError, true, 'control: inside the sandbox the secret is hidden');
+        assert.match(log(), new RegExp(`Sandboxed: ${bin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is read-only in the sandbox: it is on the editor's PATH`));
+      });
+      assert.ok(!existsSync(path.join(bin, 'which')), 'the plant was refused');
+      // Planted anyway (by the user's own hand, or before this fix): srt's PATH does not hold the folder.
+      writeFileSync(path.join(bin, 'which'), `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nPATH=/usr/bin:/bin exec which "$@"\n`, { mode: 0o755 });
+      writeFileSync(path.join(bin, 'bwrap'), `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nexec /usr/bin/bwrap "$@"\n`, { mode: 0o755 });
+      await withServer(f, 'a', decl(), async () => { /* the next start */ });
+    } finally { process.env.PATH = saved; }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the server's planted ${bin}/which ran outside the sandbox on the next start and copied ${path.join(f.other, '.env')} to ${loot}`);
+  });
+
+  it('ATTACKER B (a workspace server with a user server\'s name): it shares the user server\'s data folder, reads what that one left and plants what it runs', async () => {
+    // 1. The user's own server "github" (user settings: may widen) keeps something in its cache.
+    await withServer(f, 'github', decl(), async call => {
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'mkdir -p "$XDG_CACHE_HOME" && echo USER-TOKEN > "$XDG_CACHE_HOME/token" && echo "$XDG_CACHE_HOME"'], cwd: f.project });
+      assert.equal(r.isError, false, r.text);
+    }, true);
+    // 2. A workspace declares a server under the same name (it overrides the user's in this window).
+    let stolen = '';
+    await withServer(f, 'github', decl(), async call => {
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'cat "$XDG_CACHE_HOME/token"; mkdir -p "$npm_config_cache/_npx" && echo PLANTED > "$npm_config_cache/_npx/planted"'], cwd: f.project });
+      stolen = r.text;
+    }, false);
+    // 3. The user's server again (any window): finds the workspace's plant in its npm cache (npx runs from _npx/).
+    let seen = '';
+    await withServer(f, 'github', decl(), async call => {
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'cat "$npm_config_cache/_npx/planted"'], cwd: f.project });
+      seen = r.text;
+    }, true);
+    assert.ok(!/USER-TOKEN/.test(stolen) && !/PLANTED/.test(seen), `the workspace server read the user server's data (${JSON.stringify(stolen.trim())}) and planted into its npm cache (${JSON.stringify(seen.trim())})`);
+  });
+  it('ATTACKER B2 (the same name in two workspaces): one workspace\'s server plants nothing in the other\'s data folder', async () => {
+    await withServer(f, 'github', decl(), async call => {
+      const r = await call('run', { command: '/bin/sh', args: ['-c', 'mkdir -p "$npm_config_cache/_npx" && echo PLANTED > "$npm_config_cache/_npx/planted"'], cwd: f.project });
+      assert.equal(r.isError, false, r.text);
+    }, false, 'workspace:/home/u/cloned-repo');
+    let seen = '';
+    await withServer(f, 'github', decl(), async call => {
+      seen = (await call('run', { command: '/bin/sh', args: ['-c', 'cat "$npm_config_cache/_npx/planted"'], cwd: f.project })).text;
+    }, false, 'workspace:/home/u/work');
+    assert.doesNotMatch(seen, /PLANTED/, 'the other workspace\'s server found the plant');
+    // Each start has a rules file of its own (two windows starting the same server write their own roots).
+    assert.equal(readdirSync(path.join(f.storage, 'sandbox-rules')).length, 2);
+  });
+
+  it('hostPath and pathEntriesIn: entries inside a folder a server may write, as written, through a link, or not made yet', () => {
+    const root = f.project;
+    const link = path.join(f.home, 'link-to-project');
+    symlinkSync(root, link);
+    const entries = ['/usr/bin', path.join(root, 'bin'), path.join(link, 'tools', 'not-yet'), 'relative/bin', '', path.join(f.home, 'bin'), root];
+    const env = entries.join(path.delimiter);
+    assert.equal(hostPath(env, [root]), ['/usr/bin', path.join(f.home, 'bin')].join(path.delimiter));
+    const held = pathEntriesIn(env, [link]);
+    for (const p of [path.join(root, 'bin'), path.join(root, 'tools', 'not-yet'), path.join(link, 'tools', 'not-yet'), root]) assert.ok(held.includes(p), `${p} in ${held.join(', ')}`);
+    assert.ok(!held.some(p => p === '/usr/bin' || p === path.join(f.home, 'bin')), held.join(', '));
+  });
+});
