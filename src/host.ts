@@ -97,7 +97,7 @@ export function buildHost(context: vscode.ExtensionContext, late: LateContributi
     elicitation: elicitation.handler, sampling: sampling.handler, auth: oauth.port,
     policy: () => policy.current,
     registryInstall: name => registryInstalls.lookup(name, controller?.originOf(name)),
-    sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user'),
+    sandbox: createSandboxPort(context, name => controller?.scopeOf(name) === 'user', name => controller?.discovered.originOf(name)),
     earlyProcesses,
     // In the extension's own storage, never a folder a workspace controls; the scope keeps a workspace's declaration apart from the user's.
     catalogCache: context.globalStorageUri && {

@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { SandboxPort } from '../core';
 import { readSetting, readStrings as strings, readUserValue } from './settingsReader';
 import { isInside } from '../core/fsPaths';
+import { declarerScope } from '../core/sandbox/declarer';
 import { workspaceIdentity } from './inputs';
 
 /** `mcpHost.sandbox.all`: every local server runs sandboxed. */
@@ -23,7 +24,7 @@ export const sandboxAll = (): boolean => readSetting('sandbox.all') === true;
  * `isUserServer`: only user-declared servers may widen their sandbox or be allowed unsandboxed (a workspace
  * server writes its own declaration and could take a user server's name).
  */
-export function createSandboxPort(context: vscode.ExtensionContext, isUserServer: (server: string) => boolean): SandboxPort {
+export function createSandboxPort(context: vscode.ExtensionContext, isUserServer: (server: string) => boolean, discoveredFrom: (server: string) => { source: string; file: string } | undefined = () => undefined): SandboxPort {
   const storageDir = context.globalStorageUri.fsPath;
   let ripgrep: string | undefined | null = null; // looked up on the first sandboxed start, not at activation
   return {
@@ -44,8 +45,9 @@ export function createSandboxPort(context: vscode.ExtensionContext, isUserServer
     sandboxAll,
     defaultAllowedDomains: () => strings('sandbox.allowedDomains'),
     mayWiden: isUserServer,
-    // A workspace's server of a user server's name, or of another workspace's, gets a data folder of its own.
-    storageScope: server => isUserServer(server) ? 'user' : `workspace:${workspaceIdentity()}`,
+    // A workspace's server of a user server's name, or of another workspace's, gets a data folder of its own;
+    // so does a discovered server, apart from a settings server a workspace names like it (`github@claudeDesktop`).
+    storageScope: server => declarerScope({ discovered: discoveredFrom(server), user: isUserServer(server), workspace: workspaceIdentity() }),
     mayWrite: (_server, folder) => writableRootSources().some(w => isInside(folder, w)),
     allowUnsandboxed: server => isUserServer(server) && strings('sandbox.allowUnsandboxed').includes(server),
   };

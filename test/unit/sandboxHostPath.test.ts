@@ -6,10 +6,11 @@
  *    every window): it reads what the user server left there and plants what the user server runs later.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
+import { declarerScope } from '../../src/core/sandbox/declarer';
 import { hostPath, pathEntriesIn } from '../../src/core/sandbox/hostPath';
 import { createTestHost, fixtureServer, text, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
@@ -132,5 +133,57 @@ async function withServer(f: Fixture, name: string, decl: Record<string, unknown
     const held = pathEntriesIn(env, [link]);
     for (const p of [path.join(root, 'bin'), path.join(root, 'tools', 'not-yet'), path.join(link, 'tools', 'not-yet'), root]) assert.ok(held.includes(p), `${p} in ${held.join(', ')}`);
     assert.ok(!held.some(p => p === '/usr/bin' || p === path.join(f.home, 'bin')), held.join(', '));
+  });
+  it('ATTACKER G1 (a PATH entry with `..` after a link, <home>/link/../bin with link → <project>/sub): left out of srt\'s PATH and held read-only as the kernel resolves it', () => {
+    symlinkSync(path.join(f.project, 'sub'), path.join(f.home, 'link'));
+    mkdirSync(path.join(f.project, 'sub'));
+    const entry = `${path.join(f.home, 'link')}/../bin`;
+    const env = `${entry}${path.delimiter}/usr/bin`;
+    // Before <project>/bin exists and after: the kernel's answer is <project>/bin either way.
+    assert.equal(hostPath(env, [f.project]), '/usr/bin');
+    assert.ok(pathEntriesIn(env, [f.project]).includes(path.join(realpathSync(f.project), 'bin')), pathEntriesIn(env, [f.project]).join(', '));
+    mkdirSync(path.join(f.project, 'bin'));
+    assert.equal(realpathSync.native(entry), realpathSync(path.join(f.project, 'bin')), 'control: the kernel resolves it into the root');
+    assert.equal(hostPath(env, [f.project]), '/usr/bin');
+    assert.ok(pathEntriesIn(env, [f.project]).includes(realpathSync(path.join(f.project, 'bin'))));
+  });
+
+  it('ATTACKER G1b (the server makes the link itself: <project>/scripts/../../bin, by its spelling <home>/bin): no entry with `..` reaches srt\'s PATH', () => {
+    const entry = `${path.join(f.project, 'scripts')}/../../bin`;
+    assert.equal(hostPath(`${entry}${path.delimiter}/usr/bin`, [f.project]), '/usr/bin', 'before the link');
+    mkdirSync(path.join(f.project, 'x', 'y'), { recursive: true });
+    mkdirSync(path.join(f.project, 'bin'));
+    symlinkSync(path.join(f.project, 'x', 'y'), path.join(f.project, 'scripts'));
+    assert.equal(hostPath(`${entry}${path.delimiter}/usr/bin`, [f.project]), '/usr/bin', 'after the link');
+    assert.equal(hostPath(`/usr/./bin${path.delimiter}/bin`, [f.project]), '/bin', 'a `.` segment too');
+  });
+
+  it('ATTACKER G1 (end to end, real srt): the plant of <project>/bin/which through <home>/link/../bin is refused, and one put there runs nothing on the host', async () => {
+    const loot = path.join(f.home, 'loot-dotdot.txt');
+    symlinkSync(path.join(f.project, 'sub'), path.join(f.home, 'link'));
+    mkdirSync(path.join(f.project, 'sub'));
+    const saved = process.env.PATH;
+    process.env.PATH = `${path.join(f.home, 'link')}/../bin${path.delimiter}${saved}`;
+    const which = `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nPATH=/usr/bin:/bin exec which "$@"\n`;
+    try {
+      await withServer(f, 'a', decl(), async call => {
+        await call('run', { command: '/bin/mkdir', args: ['-p', path.join(f.project, 'bin')], cwd: f.project });
+        await call('write-file', { path: path.join(f.project, 'bin', 'which'), text: which });
+        await call('run', { command: '/bin/chmod', args: ['755', path.join(f.project, 'bin', 'which')], cwd: f.project });
+      });
+      assert.ok(!existsSync(path.join(f.project, 'bin', 'which')), 'the plant was refused');
+      mkdirSync(path.join(f.project, 'bin'), { recursive: true });
+      writeFileSync(path.join(f.project, 'bin', 'which'), which, { mode: 0o755 });
+      await withServer(f, 'a', decl(), async () => { /* the next start */ });
+    } finally { process.env.PATH = saved; }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', 'the which put in <project>/bin ran outside the sandbox');
+  });
+
+  it('ATTACKER G2 (a workspace settings server named like a discovered one, github@claudeDesktop): the two never share a data folder', () => {
+    const discovered = declarerScope({ discovered: { source: 'claudeDesktop', file: path.join(f.home, '.config', 'Claude', 'claude_desktop_config.json') }, user: false, workspace: 'file:///w' });
+    const settings = declarerScope({ user: false, workspace: 'file:///w' });
+    assert.notEqual(discovered, settings);
+    assert.equal(declarerScope({ user: true, workspace: 'file:///w' }), 'user');
+    assert.notEqual(declarerScope({ user: false, workspace: 'file:///a' }), declarerScope({ user: false, workspace: 'file:///b' }));
   });
 });

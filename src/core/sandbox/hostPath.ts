@@ -10,23 +10,29 @@ import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
 
-/** `p` with symbolic links resolved as far as it exists (a missing tail is kept as written). */
-function resolvedAsFarAsItExists(p: string): string {
-  let head = path.resolve(p);
-  const tail: string[] = [];
-  for (;;) {
-    try { return path.join(realpathSync(head), ...tail); } catch { /* not there (yet): try its parent */ }
-    const parent = path.dirname(head);
-    if (parent === head) return path.resolve(p);
-    tail.unshift(path.basename(head));
-    head = parent;
+/**
+ * `p` as the kernel resolves it, as far as it exists (a missing tail is kept as written). The native
+ * realpath follows a link before a `..` after it, as the kernel does (`link/../bin` is the link target's
+ * parent's `bin`), and gives the case on disk; the JS one drops `..` by the spelling first.
+ */
+function kernelResolved(p: string): string {
+  const parts = p.split(path.sep);
+  for (let n = parts.length; n > 1; n--) {
+    try { return path.join(realpathSync.native(parts.slice(0, n).join(path.sep) || path.sep), ...parts.slice(n)); } catch { /* not there (yet): try its parent */ }
   }
+  return path.resolve(p);
 }
 
-/** Both spellings of a path: as written and resolved (a link to a root names the root). */
-const spellings = (p: string) => [...new Set([path.resolve(p), resolvedAsFarAsItExists(p)])];
+/** Both spellings of a path: as written and as the kernel resolves it (a link to a root names the root). */
+const spellings = (p: string) => [...new Set([path.resolve(p), kernelResolved(p)])];
 
 const absoluteEntries = (pathEnv: string | undefined) => (pathEnv ?? '').split(path.delimiter).filter(d => path.isAbsolute(d));
+
+/**
+ * An entry with a `.` or `..` segment means another folder once a link appears before it (a server that may
+ * write a root can make `<root>/scripts` a link, and `<root>/scripts/../../bin` then lands in the root).
+ */
+const hasDotSegment = (entry: string) => entry.split(/[\\/]/).some(s => s === '.' || s === '..');
 
 const insideAny = (entry: string, folders: readonly string[]) => {
   const within = folders.flatMap(spellings);
@@ -34,11 +40,11 @@ const insideAny = (entry: string, folders: readonly string[]) => {
 };
 
 /**
- * The PATH for srt and its helpers: the absolute entries of `pathEnv` outside every one of `untrusted`
- * (an empty or relative entry is the folder srt runs in, the server's).
+ * The PATH for srt and its helpers: the absolute entries of `pathEnv` without `.` or `..` segments outside
+ * every one of `untrusted` (an empty or relative entry is the folder srt runs in, the server's).
  */
 export function hostPath(pathEnv: string | undefined, untrusted: readonly string[]): string {
-  return absoluteEntries(pathEnv).filter(d => !insideAny(d, untrusted)).join(path.delimiter);
+  return absoluteEntries(pathEnv).filter(d => !hasDotSegment(d) && !insideAny(d, untrusted)).join(path.delimiter);
 }
 
 /** The entries of `pathEnv` inside one of `writable`, in both spellings: they are held read-only. */
