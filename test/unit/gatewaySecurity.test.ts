@@ -160,6 +160,36 @@ describe('gateway security (attacker tests)', function () {
     assert.equal((await raw(a.url, { headers: { ...MCP_HEADERS, ...lower(a.headers) }, body: INIT })).status, 200, 'the gateway keeps serving');
   });
 
+  it('reads a body once, whole and bounded: a streamed body over the bound is refused with 413 and its connection closed; what is no JSON gets the JSON-RPC parse error; text split inside a character arrives whole', async () => {
+    const a = gateway.endpoint('echo', WINDOW);
+    const auth = { ...MCP_HEADERS, ...lower(a.headers) };
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(200_000) } });
+    const streamed = await raw(a.url, { headers: { ...auth, 'transfer-encoding': 'chunked' }, body: big, chunked: true }).catch((e: Error) => ({ status: -1, headers: {} as Record<string, string | string[] | undefined>, body: e.message }));
+    assert.ok(streamed.status === 413 || streamed.status === -1, `a streamed body over the bound is refused (${streamed.status} ${streamed.body})`);
+    if (streamed.status === 413) assert.equal(streamed.headers.connection, 'close');
+    for (const body of ['not json', '', '{"jsonrpc": "2.0", "id": 1, "method": "initialize", ']) {
+      const r = await raw(a.url, { headers: auth, body });
+      assert.equal(r.status, 400, `${JSON.stringify(body)} → ${r.status} ${r.body}`);
+      assert.equal((JSON.parse(r.body) as { error: { code: number } }).error.code, -32700, r.body);
+    }
+    // An initialize whose client name holds a character split across two writes of the body.
+    const init = Buffer.from(INIT.replace('"attacker"', '"attacker ünïcödé 🐙"'));
+    const at = init.indexOf(Buffer.from('🐙')) + 2;
+    const r = await new Promise<RawResponse>((resolve, reject) => {
+      const u = new URL(a.url);
+      const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: auth }, res => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.on('error', reject);
+      req.write(init.subarray(0, at));
+      setTimeout(() => { req.end(init.subarray(at)); }, 20);
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.match(r.body, /"protocolVersion"/);
+  });
+
   it('logs no token and no secret path', async () => {
     const e = gateway.endpoint('echo', WINDOW);
     const agent = gateway.issueAgentToken('Claude Code', ['echo']);

@@ -18,7 +18,7 @@ import { ResultStore } from '../tools/resultBudget';
 import { DEFAULT_REVIEW_TIMEOUT_MS } from '../tools/resultReview';
 import { GatewayClients, type GatewayClient } from './clients';
 import { refuseRequest } from './httpGuard';
-import { sendRefusal, sendWebResponse, toWebRequest } from './httpAdapter';
+import { readBody, sendRefusal, sendWebResponse, toWebRequest } from './httpAdapter';
 import { holdIdleConnections, LISTEN_BACKLOG } from './keepAlive';
 import { createProxyServer } from './proxyServer';
 import { DEFAULT_SESSION_LIMITS, GatewaySessions } from './sessions';
@@ -127,7 +127,11 @@ class McpGateway implements Gateway {
       }
       const aborted = new AbortController();
       res.on('close', () => aborted.abort());
-      const request = toWebRequest(req, this.origin, aborted.signal, this.maxBody);
+      const method = req.method ?? 'GET';
+      const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, this.maxBody);
+      if (body === undefined && method !== 'GET' && method !== 'HEAD') return sendRefusal(res, 413, 'Request body too large.');
+      const request = toWebRequest(req, this.origin, aborted.signal, body?.text);
+      const parsed = body?.json ? { parsedBody: body.json.value } : {};
       const factory = (subscribed: (uri: string, on: boolean) => void) => createProxyServer({
         host: this.options.host, server, client: client.info, subscribed,
         policy: this.options.policy ?? (() => OPEN_POLICY),
@@ -138,10 +142,10 @@ class McpGateway implements Gateway {
         onCall: (s, tool) => this.called(client, s, tool),
         ...(this.options.secrets ? { secrets: () => this.options.secrets!(client.info) } : {}),
       });
-      const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: this.maxBody });
+      const legacy = await isLegacyRequest(request, parsed.parsedBody, { maxRequestBodySize: this.maxBody });
       const response = legacy
-        ? await this.sessions.serveLegacy(request, client.info.id, client.info.label, server, factory)
-        : await this.sessions.serveModern(request, client.info.id, server, factory);
+        ? await this.sessions.serveLegacy(request, parsed, client.info.id, client.info.label, server, factory)
+        : await this.sessions.serveModern(request, parsed, client.info.id, server, factory);
       await sendWebResponse(res, response);
     } catch (e) {
       this.options.logger.debug(`Gateway request failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,36 +1,50 @@
 /**
  * node:http ↔ web-standard Request/Response, what the SDK's HTTP serving entries take and return.
- * The request body is counted as it streams: a body without Content-Length that grows past the bound
- * fails the request instead of filling memory. The response body is pumped until the client goes
+ * The request body is counted as it arrives: a body without Content-Length that grows past the bound
+ * is refused instead of filling memory. The response body is pumped until the client goes
  * away; then the request's signal aborts, which ends the SDK's SSE streams for that request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { keepAliveHeaders } from './keepAlive';
 
-export function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal, maxBodyBytes: number): Request {
+/** A POST's body, read once: its text, and its JSON when it parses (the SDK then parses nothing again). */
+export interface ReadBody { readonly text: string; readonly json?: { readonly value: unknown } }
+
+/**
+ * Reads a request body whole, bounded: undefined when it grows past `maxBodyBytes` (the connection is
+ * then destroyed: the rest of the body is never read). MCP messages are small; reading once here spares
+ * the SDK a clone of the request's stream to classify it and a second read to serve it.
+ */
+export function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<ReadBody | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBodyBytes) { req.pause(); resolve(undefined); return; }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (seen > maxBodyBytes) return;
+      const text = Buffer.concat(chunks, seen).toString('utf8');
+      try { resolve({ text, json: { value: JSON.parse(text) as unknown } }); } catch { resolve({ text }); }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The web-standard request of `req`, with its body as `readBody` read it (none for GET and HEAD). */
+export function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal, body?: string): Request {
+  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers: webHeaders(req), signal, ...(body !== undefined ? { body } : {}) });
+}
+
+function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    let seen = 0;
-    init.body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        req.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > maxBodyBytes) { controller.error(new Error('Request body too large.')); req.destroy(); return; }
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-        });
-        req.on('end', () => { try { controller.close(); } catch { /* already errored */ } });
-        req.on('error', e => { try { controller.error(e); } catch { /* already closed */ } });
-      },
-    });
-    init.duplex = 'half';
-  }
-  return new Request(new URL(req.url ?? '/', origin), init);
+  return headers;
 }
 
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {

@@ -77,8 +77,8 @@ export function createProxyServer(ctx: ProxyContext): Server {
     try { await c.ready({ signal }, 'the request'); return c; } catch { return undefined; }
   };
   /** The connection for a request that cannot be answered empty: our message as the error otherwise. */
-  const require = async (method: string, signal: AbortSignal): Promise<ServerConnection> => {
-    const refused = serverRefusal(ctx.policy(), name);
+  const require = async (method: string, signal: AbortSignal, policy = ctx.policy()): Promise<ServerConnection> => {
+    const refused = serverRefusal(policy, name);
     if (refused) throw new ProtocolError(INVALID_PARAMS, refused);
     const c = host.get(name);
     if (!c) throw new ProtocolError(INVALID_PARAMS, `No MCP server named "${name}" is configured in MCP Host.`);
@@ -106,15 +106,17 @@ export function createProxyServer(ctx: ProxyContext): Server {
     const hidden = ctx.secrets?.();
     const secrets = hidden ? [...hidden] : undefined;
     const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text: secrets ? redact(text, secrets) : text }], isError: true });
+    // The settings as they are when the call comes in, read once: the whole call is decided by them.
+    const policy = ctx.policy();
     let c: ServerConnection;
-    try { c = await require('tools/call', rc.mcpReq.signal); } catch (e) { return fail(message(e)); }
+    try { c = await require('tools/call', rc.mcpReq.signal, policy); } catch (e) { return fail(message(e)); }
     const args = req.params.arguments ?? {};
     const catalogue = c.catalog.get('tools') as Tool[];
-    const offered = offeredTools(ctx.policy(), name, catalogue);
+    const offered = offeredTools(policy, name, catalogue);
     /** Runs `tool`; `relayed`: asked for through call_tool, so the client confirmed nothing that names it. */
     const run = async (conn: ServerConnection, tool: string, toolArgs: Record<string, unknown>, relayed: boolean): Promise<CallToolResult> => {
       const definition = conn.tool(tool);
-      const refused = toolRefusal(ctx.policy(), name, tool, definition);
+      const refused = toolRefusal(policy, name, tool, definition);
       if (refused) return fail(refused);
       const call: GatewayCall = { client: ctx.client, server: name, tool, arguments: toolArgs, ...(definition?.annotations ? { annotations: definition.annotations } : {}), ...(relayed ? { relayed } : {}) };
       if (!await ctx.consent(call)) {
@@ -128,7 +130,7 @@ export function createProxyServer(ctx: ProxyContext): Server {
       const cleaned = secrets ? redactValue(cleanCallResult(result), secrets) as CallToolResult : cleanCallResult(result);
       // Held here until the user allowed it: nothing of a blocked result (text, structured content, images) goes out.
       if (ctx.review && !await ctx.review(call, resultText(cleaned), rc.mcpReq.signal)) return fail(BLOCKED_RESULT);
-      return server.projectCallToolResult(withinBudget(ctx, tool, cleaned), definition?.outputSchema as Record<string, unknown> | undefined);
+      return server.projectCallToolResult(withinBudget(ctx, policy, tool, cleaned), definition?.outputSchema as Record<string, unknown> | undefined);
     };
     if (!isGatewayTool(req.params.name, offered)) return run(c, req.params.name, args, false);
     if (req.params.name === GATEWAY_FIND_TOOLS) return { content: [{ type: 'text', text: findTools(name, catalogue, offered, typeof args.query === 'string' ? args.query : '') }] };
@@ -208,11 +210,11 @@ function progressRelay(token: string | number | undefined, rc: ServerContext) {
  * in the result store (readable with `resources/read` here, and with `mcpHost_readResource` in VS
  * Code) and the client gets a summary and the start. Images and other blocks pass unchanged.
  */
-function withinBudget(ctx: ProxyContext, tool: string, result: CallToolResult): CallToolResult {
+function withinBudget(ctx: ProxyContext, policy: GatewayPolicy, tool: string, result: CallToolResult): CallToolResult {
   const content = result.content ?? [];
   const texts = content.filter((b): b is { type: 'text'; text: string } => b.type === 'text');
   const text = texts.map(b => b.text).join('\n');
-  const budget = resultTokenBudget(ctx.server, 0, ctx.policy().maxResultTokens);
+  const budget = resultTokenBudget(ctx.server, 0, policy.maxResultTokens);
   if (estimateTextTokens(text) <= budget) return result;
   const cut = budgetResult(ctx.results, ctx.server, tool, text, budget);
   const rest = content.filter(b => b.type !== 'text');

@@ -34,6 +34,9 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 128, total: 51
 
 interface ModernEndpoint { readonly clientId: string; readonly server: string; readonly handler: McpHttpHandler }
 
+/** The request's body as the gateway parsed it (absent when it is no JSON: the SDK then answers the parse error). */
+export interface ParsedBody { readonly parsedBody?: unknown }
+
 /** Builds the proxy `Server` of one (client, server); `subscribed` tracks its resource subscriptions. */
 export type ProxyFactory = (subscribed: (uri: string, on: boolean) => void) => Server;
 
@@ -56,13 +59,13 @@ export class GatewaySessions {
    * signal aborts when its HTTP exchange ends (answered, stream closed, or the client gone): until
    * then the session counts as in use.
    */
-  async serveLegacy(request: Request, clientId: string, clientLabel: string, server: string, factory: ProxyFactory): Promise<Response> {
+  async serveLegacy(request: Request, parsed: ParsedBody, clientId: string, clientLabel: string, server: string, factory: ProxyFactory): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const s = this.legacy.get(id);
       if (!s || s.clientId !== clientId || s.server !== server) return jsonRpcError(404, 'Session not found.');
       this.track(s, request.signal);
-      return s.transport.handleRequest(request);
+      return s.transport.handleRequest(request, parsed);
     }
     const full = this.makeRoom(clientId, clientLabel);
     if (full) return jsonRpcError(429, full);
@@ -80,7 +83,7 @@ export class GatewaySessions {
     });
     transport.onerror = e => this.onError(e);
     await mcp.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, parsed);
     // Anything but a successful `initialize` leaves no session behind.
     if (!transport.sessionId || !this.legacy.has(transport.sessionId)) await mcp.close().catch(() => undefined);
     return response;
@@ -112,7 +115,7 @@ export class GatewaySessions {
   }
 
   /** Serves a 2026-07-28 request on the (client, server)'s per-request handler. */
-  serveModern(request: Request, clientId: string, server: string, factory: ProxyFactory): Promise<Response> {
+  serveModern(request: Request, parsed: ParsedBody, clientId: string, server: string, factory: ProxyFactory): Promise<Response> {
     const key = `${clientId}\0${server}`;
     let endpoint = this.modern.get(key);
     if (!endpoint) {
@@ -120,7 +123,7 @@ export class GatewaySessions {
       endpoint = { clientId, server, handler };
       this.modern.set(key, endpoint);
     }
-    return endpoint.handler.fetch(request);
+    return endpoint.handler.fetch(request, parsed);
   }
 
   /** A catalogue of `server` changed: every client of it is told to list again. */

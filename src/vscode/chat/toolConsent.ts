@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { memoryStorage, ResultReviews, reviewResultsMode, ToolApprovals, toolDefinitionHash, type ApprovalLifetime, type ApprovalStorage, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
+import { memoryStorage, ResultReviews, reviewResultsMode, ToolApprovals, toolDefinitionHash, type ApprovalLifetime, type ApprovalSettings, type ApprovalStorage, type ApprovalTarget, type ServerScope, type ToolCaller } from '../../core';
 import type { SamplingGrants } from '../../core/sampling';
 import { SECTION } from '../config';
 import { workspaceIdentity } from '../inputs';
@@ -28,6 +28,27 @@ export interface BatchAnswer {
   readonly definition: string;
   /** Past the prompt's bound: not asked about, so not run. */
   readonly tooMany?: boolean;
+}
+
+export interface ToolCallOptions {
+  readonly token?: vscode.CancellationToken;
+  /** Who relays the model's call (a terminal agent's name), shown in the prompt. */
+  readonly via?: string;
+  readonly batch?: BatchAnswer;
+}
+
+/** What one call's consent reads once: the approval target and the approval settings. */
+interface CallInputs {
+  readonly target: () => Promise<ApprovalTarget>;
+  readonly settings: () => ApprovalSettings;
+}
+
+/** The consent of one call (ToolConsent.forCall). */
+export interface CallConsent {
+  runsUnasked(tool: Tool): Promise<boolean>;
+  /** Who allowed the call, or undefined when the user denied it. */
+  toolCall(tool: Tool, args: unknown, options?: ToolCallOptions): Promise<string | undefined>;
+  reviewResult(tool: Tool, text: string, token?: vscode.CancellationToken): Promise<boolean>;
 }
 
 /** The workspace a "this workspace" approval is held in (none in an empty window). */
@@ -71,30 +92,50 @@ export class ToolConsent implements vscode.Disposable {
     return this.pruning;
   }
 
-  /** Asked at every use: the env file may have changed since the last one. */
+  /** Asked at every call: the env file may have changed since the last one. */
   private async target(server: string, caller: ToolCaller = 'model'): Promise<ApprovalTarget> {
     const scope = this.scopeOf(server);
     const declared = scope && await declaredProgram(server, scope, this.discovered);
     return { server, scope, program: declared?.program, workspace: declared?.workspace, sandboxed: this.isSandboxed(server), caller };
   }
 
+  /**
+   * One call's consent: the approval target (the declaration, its program, the workspace) is read once,
+   * when first needed, for the call's approval and its result gate alike — both are about the program
+   * that ran this call.
+   */
+  forCall(server: string, caller: ToolCaller = 'model'): CallConsent {
+    let target: Promise<ApprovalTarget> | undefined;
+    let settings: ApprovalSettings | undefined;
+    const call: CallInputs = { target: () => target ??= this.target(server, caller), settings: () => settings ??= approvalSettings() };
+    return {
+      runsUnasked: async tool => (await this.approvals.checkTool(await call.target(), tool, call.settings())).approvedBy !== undefined,
+      toolCall: (tool, args, options) => this.askTool(call, tool, args, options ?? {}),
+      reviewResult: (tool, text, token) => this.review(server, call, tool, text, token),
+    };
+  }
+
   /** Whether a call of `tool` would run without asking the user (an approval, the user's settings, a trusted read-only tool). */
-  async runsUnasked(server: string, tool: Tool, caller: ToolCaller = 'model'): Promise<boolean> {
-    return (await this.approvals.checkTool(await this.target(server, caller), tool, approvalSettings())).approvedBy !== undefined;
+  runsUnasked(server: string, tool: Tool, caller: ToolCaller = 'model'): Promise<boolean> {
+    return this.forCall(server, caller).runsUnasked(tool);
   }
 
   /** Who allowed the call (`tool`, `server`, `readOnly`, `user:once`, …), or undefined when the user denied it. */
-  async toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string, batch?: BatchAnswer): Promise<string | undefined> {
-    const target = await this.target(server, caller);
-    const check = await this.approvals.checkTool(target, tool, approvalSettings());
+  toolCall(server: string, tool: Tool, args: unknown, token?: vscode.CancellationToken, caller: ToolCaller = 'model', via?: string, batch?: BatchAnswer): Promise<string | undefined> {
+    return this.forCall(server, caller).toolCall(tool, args, { token, via, batch });
+  }
+
+  private async askTool(call: CallInputs, tool: Tool, args: unknown, o: ToolCallOptions): Promise<string | undefined> {
+    const t = await call.target();
+    const check = await this.approvals.checkTool(t, tool, call.settings());
     if (check.approvedBy) return check.approvedBy;
     // A batch answer counts for the definition the user was shown; a tool redefined since asks on its own.
-    if (batch && batch.definition === toolDefinitionHash(tool)) return batch.allowed ? 'user:once (batch)' : undefined;
-    const decision = await confirmToolCall({ server, tool, args, changed: check.changed, programChanged: check.programChanged, caller, via, inWorkspace: heldIn() !== undefined }, this.snapshots, token);
+    if (o.batch && o.batch.definition === toolDefinitionHash(tool)) return o.batch.allowed ? 'user:once (batch)' : undefined;
+    const decision = await confirmToolCall({ server: t.server, tool, args, changed: check.changed, programChanged: check.programChanged, caller: t.caller, via: o.via, inWorkspace: heldIn() !== undefined }, this.snapshots, o.token);
     if (decision === 'deny') return undefined;
     if (decision !== 'once') {
       const [kind, lifetime = 'always'] = decision.split(':') as ['tool' | 'server', ApprovalLifetime?];
-      await this.approvals.grantTool(target, tool, kind, lifetime);
+      await this.approvals.grantTool(t, tool, kind, lifetime);
     }
     return `user:${decision}`;
   }
@@ -122,10 +163,14 @@ export class ToolConsent implements vscode.Disposable {
    * The result gate: whether a model may read what `tool` returned (`mcpHost.tools.reviewResults`;
    * core/tools/resultReview.ts). Asks the user when the setting gates this tool; `true` when it does not.
    */
-  async reviewResult(server: string, tool: Tool, text: string, token?: vscode.CancellationToken): Promise<boolean> {
+  reviewResult(server: string, tool: Tool, text: string, token?: vscode.CancellationToken): Promise<boolean> {
+    return this.forCall(server).reviewResult(tool, text, token);
+  }
+
+  private async review(server: string, call: CallInputs, tool: Tool, text: string, token?: vscode.CancellationToken): Promise<boolean> {
     const mode = reviewResultsMode(readSetting<unknown>('tools.reviewResults'));
-    const trusted = approvalSettings().trustedServers.includes(server) && this.scopeOf(server) === 'user';
-    if (!await this.reviews.needsReview(mode, { server, program: (await this.target(server)).program, trusted }, tool)) return true;
+    const trusted = call.settings().trustedServers.includes(server) && this.scopeOf(server) === 'user';
+    if (!await this.reviews.needsReview(mode, { server, program: (await call.target()).program, trusted }, tool)) return true;
     return confirmResult(server, tool.name, text, this.snapshots, token);
   }
 

@@ -93,7 +93,8 @@ export class ToolInvoker implements vscode.Disposable {
     if (conn.declaration.disabled) return finish('disabled', vscode.l10n.t('The user disabled the MCP server "{0}".', req.server));
 
     // Every caller goes through our own per-(server, tool) consent, whatever VS Code decided about the caller.
-    const approvedBy = await this.consent.toolCall(req.server, tool, req.args, req.token, req.caller, undefined, req.batch);
+    const consent = this.consent.forCall(req.server, req.caller);
+    const approvedBy = await consent.toolCall(tool, req.args, { token: req.token, batch: req.batch });
     if (!approvedBy) return finish('denied', req.batch?.tooMany ? TOO_MANY_CALLS : vscode.l10n.t('The user denied running the tool "{0}".', req.tool));
     if (req.token?.isCancellationRequested) return finish('cancelled', vscode.l10n.t('The tool call was cancelled.'), [], approvedBy);
 
@@ -109,7 +110,7 @@ export class ToolInvoker implements vscode.Disposable {
       const parts = toolResultParts(result, tool);
       const texts = toolResultTexts(parts, result.isError);
       // The result gate: a model reads nothing of a result the user blocked (or did not answer about).
-      if (req.caller !== 'app' && !await this.consent.reviewResult(req.server, tool, texts.join('\n'), req.token)) return finish('denied', BLOCKED_RESULT, [], approvedBy);
+      if (req.caller !== 'app' && !await consent.reviewResult(tool, texts.join('\n'), req.token)) return finish('denied', BLOCKED_RESULT, [], approvedBy);
       if (req.caller !== 'app') this._onDidRunTool.fire({ server: req.server, tool, args: req.args, result });
       // The OS reports a sandbox refusal as a plain "permission denied"/"no such file": say where it comes from.
       return finish(result.isError ? 'error-result' : 'ok', result.isError && conn.sandboxed ? [...texts, `\n${sandboxNote(req.server)}`] : texts, parts, approvedBy, result);

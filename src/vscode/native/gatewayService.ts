@@ -11,7 +11,7 @@ import { startGateway, type Gateway, type GatewayCall, type GatewayPolicy, type 
 import { SECTION } from '../config';
 import { readSetting } from '../settingsReader';
 import { chatExcludedServers, disabledPatterns } from '../chat/toolSettings';
-import type { ToolConsent } from '../chat/toolConsent';
+import type { CallConsent, ToolConsent } from '../chat/toolConsent';
 import type { KeptResults } from '../chat/keptResults';
 import type { NativeConsent } from './nativeConsent';
 
@@ -25,6 +25,8 @@ export class GatewayService implements vscode.Disposable {
   private starting?: Promise<Gateway>;
   private gateway?: Gateway;
   private disposed = false;
+  /** Per call, until the gateway lets go of it. */
+  private readonly calls = new WeakMap<GatewayCall, CallConsent>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -52,7 +54,7 @@ export class GatewayService implements vscode.Disposable {
       policy: gatewayPolicy,
       results: this.kept.store,
       approve: call => this.approveAgent(call),
-      windowConsent: (call, tool) => this.native.approveWindowCall(call, tool),
+      windowConsent: (call, tool) => this.native.approveWindowCall(call, tool, this.consentOf(call)),
       reviewResult: (call, tool, text, signal) => this.reviewResult(call, tool, text, signal),
       presentTools: (client, server, tools) => client.kind === 'window' ? this.native.present(server, tools) : Promise.resolve([...tools]),
     }).then(g => {
@@ -69,11 +71,18 @@ export class GatewayService implements vscode.Disposable {
   /** The gateway if it was started. */
   get current(): Gateway | undefined { return this.gateway; }
 
+  /** The consent of one gateway call, shared by its approval and its result gate (the gateway hands both the same call). */
+  private consentOf(call: GatewayCall): CallConsent {
+    let c = this.calls.get(call);
+    if (!c) { c = this.consent.forCall(call.server); this.calls.set(call, c); }
+    return c;
+  }
+
   /** A terminal agent's call: MCP Host's own consent, naming the agent (its approvals are the user's). */
   private async approveAgent(call: GatewayCall): Promise<boolean> {
     const tool = this.host.get(call.server)?.tool(call.tool);
     if (!tool) return false;
-    return await this.consent.toolCall(call.server, tool, call.arguments, undefined, 'model', call.client.label) !== undefined;
+    return await this.consentOf(call).toolCall(tool, call.arguments, { via: call.client.label }) !== undefined;
   }
 
   /** The result gate for a client's call: the same as @mcp's; the gateway holds the result meanwhile (and blocks it when it ends). */
@@ -83,7 +92,7 @@ export class GatewayService implements vscode.Disposable {
     const onAbort = () => cancel.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.consent.reviewResult(call.server, tool, text, cancel.token);
+      return await this.consentOf(call).reviewResult(tool, text, cancel.token);
     } finally {
       signal.removeEventListener('abort', onAbort);
       cancel.dispose();

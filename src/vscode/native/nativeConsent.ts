@@ -15,7 +15,7 @@
 import type * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { GatewayCall } from '../../core';
-import type { ToolConsent } from '../chat/toolConsent';
+import type { CallConsent, ToolConsent } from '../chat/toolConsent';
 
 const PRESENTED_KEY = 'mcpHost.native.presentedUnasked';
 
@@ -47,12 +47,12 @@ export class NativeConsent {
    * Host asks now. A tool no list of ours named (nothing VS Code could have from us) is asked too, and
    * so is a tool run through the gateway's `call_tool`.
    */
-  async approveWindowCall(call: GatewayCall, tool: Tool | undefined): Promise<boolean> {
+  async approveWindowCall(call: GatewayCall, tool: Tool | undefined, consent: CallConsent = this.consent.forCall(call.server)): Promise<boolean> {
     if (!tool) return false;
-    if (await this.consent.runsUnasked(call.server, tool)) return true;
+    if (await consent.runsUnasked(tool)) return true;
     // VS Code confirmed a tool it was shown without readOnlyHint; through call_tool it confirmed nothing of this tool.
     if (!call.relayed && this.presented[key(call.server, tool.name)] === false) return true;
-    return await this.consent.toolCall(call.server, tool, call.arguments) !== undefined;
+    return await consent.toolCall(tool, call.arguments) !== undefined;
   }
 }
 
