@@ -12,11 +12,29 @@ import { isAutostart, type Autostart } from '../core/autostart/policy';
 
 export const SECTION = 'mcpHost';
 
+/**
+ * Each value as last read, until the settings, the folders or the trust change. A tool call reads a dozen
+ * settings (the gateway's policy, the approval settings), and each read builds configuration objects for
+ * every folder: ~0.1–0.3 ms apiece in the extension host. Cleared by listeners registered when this module
+ * loads, before any other of MCP Host's: no listener of ours reads a value of the settings before a change.
+ */
+const known = new Map<string, { readonly value: unknown }>();
+const forget = () => known.clear();
+vscode.workspace.onDidChangeConfiguration(forget);
+vscode.workspace.onDidChangeWorkspaceFolders(forget);
+vscode.workspace.onDidGrantWorkspaceTrust(forget);
+
 /** The value MCP Host uses for `mcpHost.<key>`. */
 export function readSetting<T = unknown>(key: string): T | undefined {
-  const info = vscode.workspace.getConfiguration(SECTION).inspect(key);
-  const folderValues = [info?.workspaceFolderValue, ...(vscode.workspace.workspaceFolders ?? []).map(f => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue)];
-  return effectiveSetting(key, { defaultValue: info?.defaultValue, userValue: info?.globalValue, workspaceValue: info?.workspaceValue, folderValues }, vscode.workspace.isTrusted) as T | undefined;
+  let hit = known.get(key);
+  if (!hit) {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect(key);
+    const folderValues = [info?.workspaceFolderValue, ...(vscode.workspace.workspaceFolders ?? []).map(f => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue)];
+    hit = { value: effectiveSetting(key, { defaultValue: info?.defaultValue, userValue: info?.globalValue, workspaceValue: info?.workspaceValue, folderValues }, vscode.workspace.isTrusted) };
+    known.set(key, hit);
+  }
+  // A copy: a caller that changes what it got changes nobody else's value.
+  return (hit.value !== null && typeof hit.value === 'object' ? structuredClone(hit.value) : hit.value) as T | undefined;
 }
 
 /** Only the user's own value of `mcpHost.<key>` (what a command that edits user settings starts from). */
