@@ -139,6 +139,27 @@ describe('native MCP servers in VS Code\'s chat (the gateway)', function () {
     await setSetting('mcpHost.tools.autoApprove', ['nativeEcho/echo', 'modern2026/era', 'liar/peek']);
   });
 
+  it('ATTACKER (settings kept between reads): a tool the user disables, or a server a workspace excludes, is refused on the very next call', async () => {
+    const echo = (await definitions(api)).find(d => d.label === 'nativeEcho')!;
+    const c = await connectLike(echo);
+    clients.push(c);
+    // Read through once, so that every value the call path reads is kept before the change.
+    assert.equal(mcpText(await c.callTool({ name: 'echo', arguments: { text: 'before' } })), 'before');
+    await setSetting('mcpHost.tools.disabled', ['nativeEcho/echo']);
+    try {
+      const r = await c.callTool({ name: 'echo', arguments: { text: 'after disable' } });
+      assert.equal(r.isError, true, mcpText(r));
+      assert.doesNotMatch(mcpText(r), /after disable/);
+    } finally { await setSetting('mcpHost.tools.disabled', undefined); }
+    assert.equal(mcpText(await c.callTool({ name: 'echo', arguments: { text: 'again' } })), 'again');
+    await setSetting('mcpHost.chat.excludedServers', ['nativeEcho'], vscode.ConfigurationTarget.Workspace);
+    try {
+      const r = await c.callTool({ name: 'echo', arguments: { text: 'after exclude' } });
+      assert.equal(r.isError, true, mcpText(r));
+      assert.doesNotMatch(mcpText(r), /after exclude/);
+    } finally { await setSetting('mcpHost.chat.excludedServers', undefined, vscode.ConfigurationTarget.Workspace); }
+  });
+
   it('the Servers view says where each server\'s tools are offered', async () => {
     const row = (await serverItems(api)).find(i => i.label === 'nativeEcho')!;
     assert.match(row.tooltip, /VS Code's chat as a native MCP server, in @mcp and through the MCP Host tools/);
