@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 /**
  * Issue 27, sixth outside attack (attack27f). Real srt (bubblewrap), escapee fixture as the attacker. Linux.
  * A: an absolute entry of the editor's own PATH that lies inside a writable root: the sandboxed server plants
@@ -17,6 +18,8 @@ import { findRipgrep, srtCli } from './sandboxSupport';
 
 const linux = process.platform === 'linux';
 const escapee = fixtureServer('escapee');
+const NAME = 'n'.repeat(255);
+
 
 interface Fixture { dir: string; home: string; project: string; storage: string; other: string }
 
@@ -53,6 +56,15 @@ async function withServer(f: Fixture, name: string, decl: Record<string, unknown
     await use(async (tool, args) => { const r = await c.callTool(tool, args); return { isError: r.isError === true, text: text(r) }; }, () => t.loggers.get(name)!.text());
   } finally { await t.host.shutdown(); }
 }
+
+/** The shell the server runs: <project>/deep/n…(17×255)/bin/which, and <project>/current → it (two links, each target < PATH_MAX). */
+const deepPlant = (which: string) => [
+  'set -e', 'cd "$1"', 'rm -f current', 'mkdir -p deep', 'cd deep', `N=${NAME}`,
+  'for i in 1 2 3 4 5 6 7 8 9 10; do mkdir -p $N; cd $N; done', 'ln -sfn "$N/$N/$N/$N/$N/$N/$N" c2',
+  // Relative to a folder the shell can still cd into: the rest of the way is past PATH_MAX.
+  'D="$N/$N/$N/$N/$N/$N/$N/bin"', 'mkdir -p "$D"', `printf '%s' '${which}' > "$D/which"`, 'chmod 755 "$D/which"',
+  'cd "$1"', 'ln -s "deep/$N/$N/$N/$N/$N/$N/$N/$N/$N/$N/c2" current',
+].join('\n');
 
 (linux ? describe : describe.skip)('sandbox: the editor\'s PATH and the data folder are no door out (issue 27, sixth outside attack)', function () {
   this.timeout(120_000);
@@ -185,5 +197,45 @@ async function withServer(f: Fixture, name: string, decl: Record<string, unknown
     assert.notEqual(discovered, settings);
     assert.equal(declarerScope({ user: true, workspace: 'file:///w' }), 'user');
     assert.notEqual(declarerScope({ user: false, workspace: 'file:///a' }), declarerScope({ user: false, workspace: 'file:///b' }));
+  });
+  it('ATTACKER H1 (a way into the root past PATH_MAX: <home>/tools → <project>/current, repointed by the server through links to a folder 4,000+ characters deep): left out of srt\'s PATH', () => {
+    mkdirSync(path.join(f.project, 'releases', 'v2', 'bin'), { recursive: true });
+    symlinkSync('releases/v2', path.join(f.project, 'current'));
+    symlinkSync(path.join(f.project, 'current'), path.join(f.home, 'tools'));
+    const entry = path.join(f.home, 'tools', 'bin');
+    const env = `${entry}${path.delimiter}/usr/bin`;
+    assert.equal(hostPath(env, [f.project]), '/usr/bin', 'the entry through the link is left out');
+    assert.ok(pathEntriesIn(env, [f.project]).includes(path.join(f.project, 'releases', 'v2', 'bin')), 'and the folder it names is held');
+    // What the server does in its root: repoints its own link `current`.
+    execFileSync('/bin/sh', ['-c', deepPlant('#!/bin/sh\nexit 0\n'), 'sh', f.project]);
+    assert.ok(existsSync(path.join(entry, 'which')), 'control: the kernel walks <home>/tools/bin/which into the root');
+    assert.throws(() => realpathSync.native(entry), /ENAMETOOLONG/, 'control: realpath cannot name it');
+    assert.equal(hostPath(env, [f.project]), '/usr/bin', 'still left out');
+  });
+
+  it('ATTACKER H1 (end to end, real srt): the server repoints <project>/current deep past PATH_MAX; its next start runs nothing it put there', async () => {
+    const loot = path.join(f.home, 'loot-27h.txt');
+    mkdirSync(path.join(f.project, 'releases', 'v2', 'bin'), { recursive: true });
+    symlinkSync('releases/v2', path.join(f.project, 'current'));
+    symlinkSync(path.join(f.project, 'current'), path.join(f.home, 'tools'));
+    const saved = process.env.PATH;
+    process.env.PATH = `${path.join(f.home, 'tools', 'bin')}${path.delimiter}${saved}`;
+    const which = `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nPATH=/usr/bin:/bin exec which "$@"\n`;
+    let out = '';
+    try {
+      await withServer(f, 'a', decl(), async call => { out = (await call('run', { command: '/bin/sh', args: ['-c', deepPlant(which), 'sh', f.project], cwd: f.project })).text; });
+      await withServer(f, 'a', decl(), async () => { /* the next start */ });
+    } finally { process.env.PATH = saved; }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the which planted through <home>/tools/bin ran outside the sandbox (run 1 said: ${out})`);
+  });
+
+  it('ATTACKER H2 (a dangling link into the root, and a chain through the root that ends outside it): left out of srt\'s PATH; what the dangling one names is held', () => {
+    symlinkSync(path.join(f.project, 'vendor'), path.join(f.home, 'dl'));
+    mkdirSync(path.join(f.dir, 'opt-tools', 'bin'), { recursive: true });
+    symlinkSync(path.join(f.dir, 'opt-tools'), path.join(f.project, 'x'));
+    symlinkSync(path.join(f.project, 'x'), path.join(f.home, 'tl'));
+    const env = [path.join(f.home, 'dl', 'bin'), path.join(f.home, 'tl', 'bin'), '/usr/bin'].join(path.delimiter);
+    assert.equal(hostPath(env, [f.project]), '/usr/bin');
+    assert.ok(pathEntriesIn(env, [f.project]).includes(path.join(f.project, 'vendor', 'bin')), pathEntriesIn(env, [f.project]).join(', '));
   });
 });
