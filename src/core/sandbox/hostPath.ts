@@ -10,6 +10,9 @@ import { lstatSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
 
+/** A name may hold `\\` on Linux and macOS, as the kernel reads it; Windows takes both. */
+const SEPARATORS = path.sep === '/' ? /\/+/ : /[\\/]+/;
+
 /** Links followed in one walk before giving up (Linux's own bound is 40). */
 const MAX_LINKS = 40;
 
@@ -31,7 +34,7 @@ interface Walk {
 function walk(p: string): Walk {
   const steps: string[] = [];
   let at = path.parse(path.resolve(p)).root;
-  let rest = p.split(/[\\/]+/).filter(Boolean);
+  let rest = p.split(SEPARATORS).filter(Boolean);
   let links = 0;
   while (rest.length) {
     const name = rest.shift()!;
@@ -50,7 +53,7 @@ function walk(p: string): Walk {
     let target: string;
     try { target = readlinkSync(next); } catch { return { steps, end: next, broken: true }; }
     if (path.isAbsolute(target)) at = path.parse(target).root;
-    rest = [...target.split(/[\\/]+/).filter(Boolean), ...rest];
+    rest = [...target.split(SEPARATORS).filter(Boolean), ...rest];
   }
   steps.push(at);
   return { steps, end: at, broken: false };
@@ -62,7 +65,7 @@ const absoluteEntries = (pathEnv: string | undefined) => (pathEnv ?? '').split(p
  * An entry with a `.` or `..` segment means another folder once a link appears before it (a server that may
  * write a root can make `<root>/scripts` a link, and `<root>/scripts/../../bin` then lands in the root).
  */
-const hasDotSegment = (entry: string) => entry.split(/[\\/]/).some(s => s === '.' || s === '..');
+const hasDotSegment = (entry: string) => entry.split(SEPARATORS).some(s => s === '.' || s === '..');
 
 /** A folder as written and where it leads. */
 const folderSpellings = (folders: readonly string[]) => [...new Set(folders.flatMap(f => [path.resolve(f), walk(f).end]))];
