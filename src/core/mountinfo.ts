@@ -1,4 +1,5 @@
 /** The mounts /proc/self/mountinfo lists (Linux): what the cgroup code and the sandbox's write rules read. */
+import { readFileSync } from 'node:fs';
 
 export interface Mount {
   /** The path inside its file system that is mounted (a bind mount's source; a cgroup namespace's root). */
@@ -20,4 +21,10 @@ export function parseMountinfo(text: string): Mount[] {
     out.push({ root: unescape(fields[3]), point: unescape(fields[4]), type });
   }
   return out;
+}
+
+/** This process's /proc/self/mountinfo; undefined where there is none (not Linux, no /proc). */
+export function readMountinfo(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try { return readFileSync('/proc/self/mountinfo', 'utf8'); } catch { return undefined; }
 }

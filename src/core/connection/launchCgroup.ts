@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmdirSync, statfsSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseMountinfo } from '../mountinfo';
+import { parseMountinfo, readMountinfo } from '../mountinfo';
 
 /** statfs f_type of cgroup2 (linux/magic.h CGROUP2_SUPER_MAGIC). */
 const CGROUP2_MAGIC = 0x63677270;
@@ -83,7 +83,7 @@ export function whenLaunchCgroupsProbed(tell: (note: string) => void): void {
 
 function probe(): CgroupSupport {
   if (process.platform !== 'linux') return { note: 'launch cgroups are Linux only' };
-  const mount = cgroup2Mount(read('/proc/self/mountinfo'));
+  const mount = cgroup2Mount(readMountinfo() ?? '');
   if (!mount) return { note: 'no cgroup2 mount in /proc/self/mountinfo: server processes are found through the process table only' };
   const own = ownCgroup(read('/proc/self/cgroup'));
   const base = own && cgroupFolder(mount, own);

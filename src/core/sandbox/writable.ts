@@ -11,10 +11,10 @@
  * writable: they hold no files a server works on, only the system's controls — a writable cgroup
  * folder lets a server kill or freeze the editor's own cgroup, or pull another process into its own.
  */
-import { readFileSync, realpathSync, statfsSync } from 'node:fs';
+import { realpathSync, statfsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../fsPaths';
-import { parseMountinfo } from '../mountinfo';
+import { parseMountinfo, readMountinfo } from '../mountinfo';
 
 export interface FolderLimits {
   readonly userHome: string;
@@ -71,11 +71,6 @@ export function kernelMountsBelow(folders: readonly string[], mountinfo = readMo
   if (mountinfo === undefined || !folders.length) return [];
   const inside = folders.map(real);
   return parseMountinfo(mountinfo).filter(m => KERNEL_FS_TYPES.has(m.type.split('.')[0]) && inside.some(f => isBelow(m.point, f))).map(m => m.point);
-}
-
-function readMountinfo(): string | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try { return readFileSync('/proc/self/mountinfo', 'utf8'); } catch { return undefined; }
 }
 
 /** `inner` lies strictly below `outer`. */
