@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
  *    every window): it reads what the user server left there and plants what the user server runs later.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
@@ -238,4 +238,72 @@ const deepPlant = (which: string) => [
     assert.equal(hostPath(env, [f.project]), '/usr/bin');
     assert.ok(pathEntriesIn(env, [f.project]).includes(path.join(f.project, 'vendor', 'bin')), pathEntriesIn(env, [f.project]).join(', '));
   });
+  it('ATTACKER I1 (a link in a declared allowWrite folder on the way of an editor PATH entry): the server repoints it; its next start runs nothing it put there', async () => {
+    const tools = path.join(f.home, 'tools');
+    mkdirSync(path.join(tools, 'releases', 'v1', 'bin'), { recursive: true });
+    symlinkSync('releases/v1', path.join(tools, 'cur'));
+    const entry = path.join(tools, 'cur', 'bin');
+    const loot = path.join(f.home, 'loot-27i.txt');
+    const which = `#!/bin/sh\ncat ${path.join(f.other, '.env')} > ${loot} 2>/dev/null\nPATH=/usr/bin:/bin exec which "$@"\n`;
+    const plant = ['set -e', 'cd "$1"', 'mkdir -p evil/bin', `printf '%s' '${which}' > evil/bin/which`, 'chmod 755 evil/bin/which', 'ln -sfn evil cur', 'ls -l cur'].join('\n');
+    // A user server (it may widen) whose declaration makes ~/tools writable.
+    const d = { ...decl(), sandbox: { filesystem: { allowWrite: [tools] } } };
+    const saved = process.env.PATH;
+    process.env.PATH = `${entry}${path.delimiter}${saved}`;
+    let out = '';
+    try {
+      await withServer(f, 'a', d, async call => { out = (await call('run', { command: '/bin/sh', args: ['-c', plant, 'sh', tools], cwd: f.project })).text; }, true);
+      assert.match(out, /cur -> evil/, 'control: the declared folder is writable, and the link was repointed');
+      await withServer(f, 'a', d, async () => { /* the next start */ }, true);
+    } finally { process.env.PATH = saved; }
+    assert.equal(existsSync(loot) ? readFileSync(loot, 'utf8') : 'no loot', 'no loot', `the which planted through ${entry} ran outside the sandbox`);
+  });
+
+  it('ATTACKER I2 (macOS case: <home>/Project/bin with the root <home>/project): left out of srt\'s PATH and held read-only alike', () => {
+    const entry = path.join(f.home, 'Project', 'bin');
+    const env = `${entry}${path.delimiter}/usr/bin`;
+    const real = Object.getOwnPropertyDescriptor(process, 'platform')!;
+    Object.defineProperty(process, 'platform', { value: 'darwin' });
+    let kept: string; let held: string[];
+    try { kept = hostPath(env, [f.project]); held = pathEntriesIn(env, [f.project]); } finally { Object.defineProperty(process, 'platform', real); }
+    assert.equal(kept, '/usr/bin');
+    assert.ok(held.length > 0, 'the folder the user\'s terminal runs git from is held');
+  });
+
+  it('ATTACKER (a folder of the user\'s on the editor\'s PATH, in another window\'s root for all this one knows): for an editor that is not root, srt\'s PATH keeps root\'s folders alone', () => {
+    const mine = path.join(f.dir, 'mine');
+    mkdirSync(mine);
+    const env = `${mine}${path.delimiter}/usr/bin`;
+    const asUser = (e: string) => hostPath(e, [], { uid: 1000 });
+    if (process.getuid?.() === 0) {
+      chmodSync(mine, 0o755);
+      for (const up of [f.dir, path.dirname(f.dir)]) if ((statMode(up) & 0o022) !== 0 && up !== '/tmp') chmodSync(up, 0o755);
+      const kept = asUser(env);
+      // Made by root in a folder only root writes: root's alone (unless /tmp, world-writable, is on the way).
+      assert.equal(kept, isWorldWritableOnTheWay(mine) ? '/usr/bin' : env);
+      chmodSync(mine, 0o777);
+      assert.equal(asUser(env), '/usr/bin', 'a folder anyone may write');
+      chmodSync(mine, 0o755);
+      chownSync(mine, 1000, 1000);
+      assert.equal(asUser(env), '/usr/bin', 'a folder of a user');
+      const system = path.join(f.dir, 'system');
+      mkdirSync(system, { mode: 0o755 });
+      const link = path.join(f.dir, 'link');
+      symlinkSync(system, link);
+      assert.equal(asUser(`${link}${path.delimiter}/usr/bin`), isWorldWritableOnTheWay(system) ? '/usr/bin' : `${link}${path.delimiter}/usr/bin`, 'control: root\'s link to root\'s folder');
+      lchownSync(link, 1000, 1000); // the link itself, never what it points to
+      assert.equal(asUser(`${link}${path.delimiter}/usr/bin`), '/usr/bin', 'a link of a user, even to a folder of root\'s');
+    } else {
+      assert.equal(asUser(env), '/usr/bin', 'a folder this user made');
+    }
+    assert.equal(hostPath(env, [], { uid: 0 }), env, 'as root every folder is root\'s: only the untrusted folders count');
+  });
 });
+
+function statMode(p: string): number { return require('node:fs').statSync(p).mode as number; }
+function isWorldWritableOnTheWay(p: string): boolean {
+  for (let at = path.dirname(p); ; at = path.dirname(at)) {
+    if ((statMode(at) & 0o022) !== 0) return true;
+    if (at === path.dirname(at)) return false;
+  }
+}

@@ -70,21 +70,49 @@ const hasDotSegment = (entry: string) => entry.split(SEPARATORS).some(s => s ===
 /** A folder as written and where it leads. */
 const folderSpellings = (folders: readonly string[]) => [...new Set(folders.flatMap(f => [path.resolve(f), walk(f).end]))];
 
+/** macOS folders are case-insensitive by default: `~/Proj/bin` is inside `~/proj` there. */
+const fold = (p: string) => process.platform === 'darwin' ? p.toLowerCase() : p;
+const insideOf = (folders: readonly string[]) => {
+  const within = folderSpellings(folders).map(fold);
+  return (p: string) => within.some(f => isInside(fold(p), f));
+};
+
 /** Whether walking `entry` stands, at any step, inside one of `folders` (or cannot be walked at all). */
 function touches(entry: string, folders: readonly string[]): boolean {
   const w = walk(entry);
-  // macOS folders are case-insensitive by default: `~/Proj/bin` is inside `~/proj` there.
-  const fold = (p: string) => process.platform === 'darwin' ? p.toLowerCase() : p;
-  const within = folderSpellings(folders).map(fold);
-  return w.broken || [path.resolve(entry), ...w.steps].some(s => within.some(f => isInside(fold(s), f)));
+  const inside = insideOf(folders);
+  return w.broken || [path.resolve(entry), ...w.steps].some(inside);
 }
 
 /**
- * The PATH for srt and its helpers: the absolute entries of `pathEnv` without `.` or `..` segments outside
- * every one of `untrusted` (an empty or relative entry is the folder srt runs in, the server's).
+ * Whether every step of walking `entry` is root's and writable by root alone (sudo's `secure_path` rule): no
+ * process of the user's, sandboxed or not, in this window or another, can change where it leads or what it holds.
  */
-export function hostPath(pathEnv: string | undefined, untrusted: readonly string[]): string {
-  return absoluteEntries(pathEnv).filter(d => !hasDotSegment(d) && !touches(d, untrusted)).join(path.delimiter);
+function rootsAlone(entry: string): boolean {
+  const w = walk(entry);
+  if (w.broken) return false;
+  return w.steps.every(s => {
+    try {
+      const st = lstatSync(s);
+      return st.uid === 0 && (st.isSymbolicLink() || (st.mode & 0o022) === 0);
+    } catch { return false; } // missing: nothing to find there
+  });
+}
+
+export interface HostPathOptions {
+  /** The editor's user id (process.getuid()): for any user but root, only root's folders are kept. */
+  readonly uid?: number;
+}
+
+/**
+ * The PATH for srt and its helpers: the absolute entries of `pathEnv` without `.` or `..` segments that stand
+ * in none of `untrusted` at any step of their way (an empty or relative entry is the folder srt runs in, the
+ * server's) and, unless the editor runs as root, whose every step is root's alone: srt needs only system
+ * programs (`which`, `bash`), and a folder of the user's may lie in another window's root. As root, every
+ * folder is root's, and only the first rule holds.
+ */
+export function hostPath(pathEnv: string | undefined, untrusted: readonly string[], options: HostPathOptions = {}): string {
+  return absoluteEntries(pathEnv).filter(d => !hasDotSegment(d) && !touches(d, untrusted) && (options.uid === undefined || options.uid === 0 || rootsAlone(d))).join(path.delimiter);
 }
 
 /**
@@ -94,8 +122,7 @@ export function hostPath(pathEnv: string | undefined, untrusted: readonly string
  * without its whole folder (SECURITY.md §42).
  */
 export function pathEntriesIn(pathEnv: string | undefined, writable: readonly string[]): string[] {
-  const within = folderSpellings(writable);
-  const inside = (p: string) => within.some(f => isInside(p, f));
+  const inside = insideOf(writable);
   return [...new Set(absoluteEntries(pathEnv).flatMap(d => {
     const w = walk(d);
     return w.broken ? [] : [path.resolve(d), w.end].filter(inside);

@@ -14,7 +14,7 @@ import { PlantGuard } from './plantGuard';
 import { sandboxGaps } from './platformGaps';
 import { SandboxRun } from './run';
 import { runtimeFolders } from './reads';
-import { buildRules, rootPaths } from './rules';
+import { buildRules, declaredWrites, rootPaths } from './rules';
 import { checkSandboxSupport, SandboxUnavailableError, type SandboxTools } from './support';
 import type { SandboxPort } from './types';
 
@@ -57,12 +57,16 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const dataDir = port ? path.join(port.storageDir, 'sandbox-data', id) : '';
   // Short: srt's bridge sockets live in it, and a socket's path may not exceed 107 bytes.
   const tempDir = path.join(os.tmpdir(), `mcp-host-${randomBytes(6).toString('hex')}`);
-  // What srt and its helpers look programs up on: nothing from a folder this server may have written (hostPath.ts).
-  const editorPath = hostPath(process.env.PATH, [...roots, ...dataDir ? [dataDir] : [], tempDir]);
+  // What srt and its helpers look programs up on: nothing from a folder this server may write (hostPath.ts),
+  // its declared allowWrite folders included (also where they are dropped below: the list only narrows).
+  const untrusted = [...roots, ...dataDir ? [dataDir] : [], tempDir, ...declaredWrites(decl.sandbox, req.userHome)];
+  const toolPath = hostPath(process.env.PATH, untrusted);
+  const editorPath = hostPath(process.env.PATH, untrusted, { uid: process.getuid?.() });
   let tools: SandboxTools;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: editorPath, ripgrep: port.ripgrep, cli: port.cli });
+    // bubblewrap and socat may be the user's own (a Nix profile): looked up outside the server's folders, and pinned.
+    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: toolPath, ripgrep: port.ripgrep, cli: port.cli });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);

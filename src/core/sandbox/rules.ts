@@ -55,8 +55,16 @@ export interface RulesInput {
   readonly onRefused?: (folder: string, reason: string, stillReadable: boolean) => void;
 }
 
+/** `~` and `~/…` of a declaration as folders of `userHome`. */
+const inHome = (p: string, userHome: string) => p === '~' ? userHome : p.startsWith('~/') ? path.join(userHome, p.slice(2)) : p;
+
+/** The folders a declaration's sandbox asks to write (before the limits of `refusedFolder`). */
+export function declaredWrites(d: SandboxDeclaration | undefined, userHome: string): string[] {
+  return (d?.filesystem.allowWrite ?? []).map(p => inHome(p, userHome));
+}
+
 export function buildRules(input: RulesInput): SrtSettings {
-  const home = (p: string) => p === '~' ? input.userHome : p.startsWith('~/') ? path.join(input.userHome, p.slice(2)) : p;
+  const home = (p: string) => inHome(p, input.userHome);
   const d = input.declared;
   const uniq = (xs: readonly string[]) => [...new Set(xs.map(home))];
   const limits = { userHome: input.userHome, protectedPaths: input.protectedPaths };

@@ -1,5 +1,5 @@
 /** Whether this computer can run a sandboxed server, and if not, what to install. */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 export class SandboxUnavailableError extends Error {}
@@ -45,10 +45,15 @@ export function checkSandboxSupport(probe: SupportProbe): SandboxTools {
     `Install ${pkgs.join(' and ')} (Debian/Ubuntu: sudo apt-get install ${pkgs.join(' ')}; Fedora: sudo dnf install ${pkgs.join(' ')}) and start the server again.${how}`);
 }
 
-/** The first `program` in an absolute folder of `pathEnv` (a relative one would depend on where srt runs). */
+/**
+ * The first `program` in an absolute folder of `pathEnv` (a relative one would depend on where srt runs), by its
+ * real path: a link on the way (a profile's `bin`) is not followed again at each use.
+ */
 function onPath(program: string, pathEnv: string | undefined): string | undefined {
-  return (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir))
+  const found = (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir))
     .map(dir => path.join(dir, program)).find(isExecutable);
+  if (found === undefined) return undefined;
+  try { return realpathSync(found); } catch { return found; }
 }
 
 function isExecutable(file: string): boolean {
