@@ -4,6 +4,7 @@
  * starts the servers. Loaded once, after activate() returned or when something needs the host first.
  */
 import * as vscode from 'vscode';
+import { keepSettingsUntilChanged } from './vscode/settingsReader';
 import type { EarlyOutcome, HostBundle, LateContributions, LoadedHost } from './vscode/lazy/contract';
 import { catalogDir, ledgerDir, SERVERS_VIEW_ID } from './vscode/lazy/contract';
 import { keepLedgerIn } from './core/connection/processLedger';
@@ -71,6 +72,8 @@ export const start: HostBundle['start'] = (context, late, activationMs, early): 
 };
 
 export function buildHost(context: vscode.ExtensionContext, late: LateContributions, activationMs: number, early: EarlyOutcome | undefined): BuiltHost {
+  // First: its listeners must come before every other listener of this bundle (settingsReader.ts).
+  context.subscriptions.push(keepSettingsUntilChanged());
   // This bundle has its own copy of the ledger module: every launch it makes is written down too.
   if (context.globalStorageUri) keepLedgerIn(ledgerDir(context.globalStorageUri.fsPath));
   const earlyProcesses = early && 'processes' in early ? early.processes : undefined;

@@ -15,7 +15,7 @@ import type { SandboxPort } from '../core';
 import { readSetting, readStrings as strings, readUserValue } from './settingsReader';
 import { isInside } from '../core/fsPaths';
 import { declarerScope } from '../core/sandbox/declarer';
-import { workspaceIdentity } from './inputs';
+import { workspaceIdentity } from './workspaceIdentity';
 
 /** `mcpHost.sandbox.all`: every local server runs sandboxed. */
 export const sandboxAll = (): boolean => readSetting('sandbox.all') === true;

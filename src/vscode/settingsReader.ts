@@ -15,23 +15,30 @@ export const SECTION = 'mcpHost';
 /**
  * Each value as last read, until the settings, the folders or the trust change. A tool call reads a dozen
  * settings (the gateway's policy, the approval settings), and each read builds configuration objects for
- * every folder: ~0.1–0.3 ms apiece in the extension host. Cleared by listeners registered when this module
- * loads, before any other of MCP Host's: no listener of ours reads a value of the settings before a change.
+ * every folder: ~0.1–0.3 ms apiece in the extension host. Kept only once {@link keepSettingsUntilChanged}
+ * has registered the listeners that clear it, which each bundle does first thing, before any listener of
+ * its own: none of ours can read a value kept from before a change.
  */
-const known = new Map<string, { readonly value: unknown }>();
-const forget = () => known.clear();
-vscode.workspace.onDidChangeConfiguration(forget);
-vscode.workspace.onDidChangeWorkspaceFolders(forget);
-vscode.workspace.onDidGrantWorkspaceTrust(forget);
+let known: Map<string, { readonly value: unknown }> | undefined;
+
+/** Starts keeping values (see `known`); the returned disposable stops it. Idempotent. */
+export function keepSettingsUntilChanged(): vscode.Disposable {
+  if (known) return new vscode.Disposable(() => undefined);
+  const kept = new Map<string, { readonly value: unknown }>();
+  const forget = () => kept.clear();
+  const subs = [vscode.workspace.onDidChangeConfiguration(forget), vscode.workspace.onDidChangeWorkspaceFolders(forget), vscode.workspace.onDidGrantWorkspaceTrust(forget)];
+  known = kept;
+  return new vscode.Disposable(() => { known = undefined; for (const d of subs) d.dispose(); });
+}
 
 /** The value MCP Host uses for `mcpHost.<key>`. */
 export function readSetting<T = unknown>(key: string): T | undefined {
-  let hit = known.get(key);
+  let hit = known?.get(key);
   if (!hit) {
     const info = vscode.workspace.getConfiguration(SECTION).inspect(key);
     const folderValues = [info?.workspaceFolderValue, ...(vscode.workspace.workspaceFolders ?? []).map(f => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue)];
     hit = { value: effectiveSetting(key, { defaultValue: info?.defaultValue, userValue: info?.globalValue, workspaceValue: info?.workspaceValue, folderValues }, vscode.workspace.isTrusted) };
-    known.set(key, hit);
+    known?.set(key, hit);
   }
   // A copy: a caller that changes what it got changes nobody else's value.
   return (hit.value !== null && typeof hit.value === 'object' ? structuredClone(hit.value) : hit.value) as T | undefined;
