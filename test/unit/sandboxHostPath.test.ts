@@ -7,12 +7,13 @@ import { execFileSync } from 'node:child_process';
  *    every window): it reads what the user server left there and plants what the user server runs later.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SandboxPort } from '../../src/core';
 import { declarerScope } from '../../src/core/sandbox/declarer';
-import { hostPath, pathEntriesIn } from '../../src/core/sandbox/hostPath';
+import { hostPath, pathEntriesIn, refusedProgram } from '../../src/core/sandbox/hostPath';
+import { checkSandboxSupport } from '../../src/core/sandbox/support';
 import { createTestHost, fixtureServer, text, waitForState } from './helpers';
 import { findRipgrep, srtCli } from './sandboxSupport';
 
@@ -71,7 +72,8 @@ const deepPlant = (which: string) => [
   let f: Fixture;
   beforeEach(() => { f = makeFixture('mcp-a27f-'); });
   const decl = () => ({ command: process.execPath, args: [escapee], cwd: f.project });
-  afterEach(() => rmSync(f.dir, { recursive: true, force: true }));
+  // rm, not rmSync: Node 20's rmSync fails on the ATTACKER H1 folders, deeper than PATH_MAX.
+  afterEach(() => { execFileSync('rm', ['-rf', f.dir]); });
 
   it('ATTACKER A (an absolute entry of the editor\'s PATH inside a writable root): the server cannot plant bin/which, and a which or bwrap found there is not what srt runs on the host', async () => {
     const loot = path.join(f.home, 'loot-which.txt');
@@ -297,6 +299,30 @@ const deepPlant = (which: string) => [
       assert.equal(asUser(env), '/usr/bin', 'a folder this user made');
     }
     assert.equal(hostPath(env, [], { uid: 0 }), env, 'as root every folder is root\'s: only the untrusted folders count');
+  });
+  it('ATTACKER J (bwrap and socat srt runs on the host): one reached through a link into the root, or, for an editor that is not root, one someone but root may change, is passed over for the system\'s, or refused with what to do', () => {
+    const probe = (pathEnv: string, uid: number) => {
+      const untrusted = [f.project];
+      return checkSandboxSupport({ platform: 'linux', pathEnv, ripgrep: findRipgrep(), cli: srtCli, refused: (file, strict) => refusedProgram(file, untrusted, strict, { uid }) });
+    };
+    const system = realpathSync(execFileSync('/bin/sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim());
+    // ~/.local/bin/bwrap → <project>/src/bubblewrap/bwrap: a local build the server may overwrite.
+    const build = path.join(f.project, 'src', 'bubblewrap');
+    mkdirSync(build, { recursive: true });
+    writeFileSync(path.join(build, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+    const local = path.join(f.home, '.local', 'bin');
+    mkdirSync(local, { recursive: true });
+    symlinkSync(path.join(build, 'bwrap'), path.join(local, 'bwrap'));
+    const env = `${local}${path.delimiter}${process.env.PATH}`;
+    assert.equal(probe(env, 0).bwrap, system, 'the link into the root is passed over');
+    // A folder of the user's (here under /tmp, which anyone may write) first on PATH, for a user editor.
+    const mine = path.join(f.dir, 'mine');
+    mkdirSync(mine);
+    writeFileSync(path.join(mine, 'socat'), '#!/bin/sh\n', { mode: 0o755 });
+    assert.notEqual(probe(`${mine}${path.delimiter}${process.env.PATH}`, 1000).socat, path.join(mine, 'socat'));
+    assert.equal(probe(`${mine}${path.delimiter}${process.env.PATH}`, 0).socat, realpathSync(path.join(mine, 'socat')), 'as root only the folder check applies');
+    // Only untrusted ones on PATH: refused, saying why and what to install.
+    assert.throws(() => probe(`${local}${path.delimiter}${mine}`, 1000), /refused .*bwrap: it lies in, or its way passes through, a folder this sandboxed server may write.*sudo apt-get install bubblewrap socat/s);
   });
 });
 

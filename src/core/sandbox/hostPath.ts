@@ -91,7 +91,7 @@ function touches(entry: string, folders: readonly string[]): boolean {
 function rootsAlone(entry: string): boolean {
   const w = walk(entry);
   if (w.broken) return false;
-  return w.steps.every(s => {
+  return [path.parse(path.resolve(entry)).root, ...w.steps].every(s => {
     try {
       const st = lstatSync(s);
       return st.uid === 0 && (st.isSymbolicLink() || (st.mode & 0o022) === 0);
@@ -127,4 +127,14 @@ export function pathEntriesIn(pathEnv: string | undefined, writable: readonly st
     const w = walk(d);
     return w.broken ? [] : [path.resolve(d), w.end].filter(inside);
   }))];
+}
+
+/**
+ * Why srt must not run `file` on the host (undefined: it may): it stands in one of `untrusted` at some step of
+ * its way, or cannot be walked, or — `strict`, for an editor that is not root — someone but root could change it.
+ */
+export function refusedProgram(file: string, untrusted: readonly string[], strict: boolean, options: HostPathOptions = {}): string | undefined {
+  if (touches(file, untrusted)) return 'it lies in, or its way passes through, a folder this sandboxed server may write';
+  if (strict && options.uid !== undefined && options.uid !== 0 && !rootsAlone(file)) return 'it, or a folder on its way, is not root\'s alone (another program of yours could change it)';
+  return undefined;
 }

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ResolvedLaunch, SandboxDeclaration, StdioDeclaration } from '../config/types';
 import type { Logger } from '../logger';
-import { hostPath, pathEntriesIn } from './hostPath';
+import { hostPath, pathEntriesIn, refusedProgram } from './hostPath';
 import { PlantGuard } from './plantGuard';
 import { sandboxGaps } from './platformGaps';
 import { SandboxRun } from './run';
@@ -65,8 +65,11 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   let tools: SandboxTools;
   try {
     if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
-    // bubblewrap and socat may be the user's own (a Nix profile): looked up outside the server's folders, and pinned.
-    tools = checkSandboxSupport({ platform: req.platform ?? process.platform, pathEnv: toolPath, ripgrep: port.ripgrep, cli: port.cli });
+    // Looked up outside the server's folders, pinned by real path, and run only if nothing but root can change them.
+    tools = checkSandboxSupport({
+      platform: req.platform ?? process.platform, pathEnv: toolPath, ripgrep: port.ripgrep, cli: port.cli,
+      refused: (file, strict) => refusedProgram(file, untrusted, strict, { uid: process.getuid?.() }),
+    });
   } catch (e) {
     if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);

@@ -9,6 +9,11 @@ export interface SupportProbe {
   /** PATH of the editor's own environment: where srt looks for bwrap and socat. */
   readonly pathEnv: string | undefined;
   readonly ripgrep?: string;
+  /**
+   * Why a program found for srt to run on the host must not be run (undefined: it may). `strict` for bwrap and
+   * socat, which must be root's alone when the editor is not root; ripgrep may be the editor's own (VS Code's).
+   */
+  readonly refused?: (file: string, strict: boolean) => string | undefined;
   /** srt's CLI script. */
   readonly cli: string;
 }
@@ -33,10 +38,23 @@ export function checkSandboxSupport(probe: SupportProbe): SandboxTools {
     return {};
   }
   if (probe.platform !== 'linux') throw new SandboxUnavailableError(`This server must run sandboxed, but ${probe.platform} cannot sandbox local servers (macOS and Linux can).${how}`);
-  const tools = {
-    bwrap: onPath('bwrap', probe.pathEnv), socat: onPath('socat', probe.pathEnv),
-    ripgrep: probe.ripgrep ? (isExecutable(probe.ripgrep) ? probe.ripgrep : undefined) : onPath('rg', probe.pathEnv),
+  const refused: string[] = [];
+  const find = (program: string, strict: boolean) => {
+    const found = onPath(program, probe.pathEnv);
+    const ok = found.find(f => !probe.refused?.(f, strict));
+    if (!ok && found.length) refused.push(`${found[0]}: ${probe.refused?.(found[0], strict)}`);
+    return ok;
   };
+  const given = probe.ripgrep && isExecutable(probe.ripgrep) ? probe.ripgrep : undefined;
+  const tools = {
+    bwrap: find('bwrap', true), socat: find('socat', true),
+    ripgrep: probe.ripgrep ? (given && !probe.refused?.(given, false) ? given : undefined) : find('rg', false),
+  };
+  if (probe.ripgrep && given && probe.refused?.(given, false)) refused.push(`${given}: ${probe.refused(given, false)}`);
+  if (refused.length) {
+    throw new SandboxUnavailableError(`This server must run sandboxed, but MCP Host runs on the host only programs a sandboxed server cannot change, and refused ${refused.join('; ')}. ` +
+      `Install bubblewrap and socat from your distribution (Debian/Ubuntu: sudo apt-get install bubblewrap socat) and start the server again.${how}`);
+  }
   const missing = (['bwrap', 'socat', 'ripgrep'] as const).filter(t => !tools[t]).map(t => t === 'ripgrep' ? 'rg' : t);
   if (!missing.length) return tools;
   const pkgs = missing.map(m => m === 'bwrap' ? 'bubblewrap' : m === 'rg' ? 'ripgrep' : m);
@@ -46,14 +64,13 @@ export function checkSandboxSupport(probe: SupportProbe): SandboxTools {
 }
 
 /**
- * The first `program` in an absolute folder of `pathEnv` (a relative one would depend on where srt runs), by its
- * real path: a link on the way (a profile's `bin`) is not followed again at each use.
+ * Every `program` in the absolute folders of `pathEnv`, in order (a relative one would depend on where srt
+ * runs), by its real path: a link on the way (a profile's `bin`) is not followed again at each use.
  */
-function onPath(program: string, pathEnv: string | undefined): string | undefined {
+function onPath(program: string, pathEnv: string | undefined): string[] {
   const found = (pathEnv ?? '').split(path.delimiter).filter(dir => path.isAbsolute(dir))
-    .map(dir => path.join(dir, program)).find(isExecutable);
-  if (found === undefined) return undefined;
-  try { return realpathSync(found); } catch { return found; }
+    .map(dir => path.join(dir, program)).filter(isExecutable);
+  return [...new Set(found.map(f => { try { return realpathSync(f); } catch { return f; } }))];
 }
 
 function isExecutable(file: string): boolean {
