@@ -7,44 +7,21 @@ import { execFileSync } from 'node:child_process';
  *    every window): it reads what the user server left there and plants what the user server runs later.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { SandboxPort } from '../../src/core';
 import { declarerScope } from '../../src/core/sandbox/declarer';
 import { hostPath, pathEntriesIn, refusedProgram } from '../../src/core/sandbox/hostPath';
 import { checkSandboxSupport } from '../../src/core/sandbox/support';
-import { createTestHost, fixtureServer, text, waitForState } from './helpers';
-import { findRipgrep, srtCli } from './sandboxSupport';
+import { fixtureServer, text, waitForState } from './helpers';
+import { findRipgrep, homeTestHost, makeHomeFixture, srtCli, type HomeFixture } from './sandboxSupport';
 
 const linux = process.platform === 'linux';
 const escapee = fixtureServer('escapee');
 const NAME = 'n'.repeat(255);
 
-
-interface Fixture { dir: string; home: string; project: string; storage: string; other: string }
-
-function makeFixture(prefix: string): Fixture {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const home = path.join(dir, 'home');
-  const project = path.join(home, 'project');
-  const storage = path.join(dir, 'storage');
-  const other = path.join(home, 'other-project');
-  for (const d of [home, project, storage, other]) mkdirSync(d, { recursive: true });
-  writeFileSync(path.join(other, '.env'), 'API_KEY=SECRET');
-  return { dir, home, project, storage, other };
-}
-
-function testHost(f: Fixture, mayWiden: boolean, storageScope?: string) {
-  const port: SandboxPort = {
-    runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
-    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
-    ...(storageScope ? { storageScope: () => storageScope } : {}),
-  };
-  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
-  t.roots.set(f.project);
-  return t;
-}
+type Fixture = HomeFixture;
+const makeFixture = makeHomeFixture;
+const testHost = homeTestHost;
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>;
 

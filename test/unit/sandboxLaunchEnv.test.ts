@@ -7,14 +7,12 @@
  * ATTACKER test failed before its fix. Linux.
  */
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SandboxPort } from '../../src/core';
 import { parseServers } from '../../src/core/config/parse';
-import { createTestHost, fixtureServer, text, waitForState } from './helpers';
-import { findRipgrep, srtCli } from './sandboxSupport';
+import { fixtureServer, text, waitForState } from './helpers';
+import { homeTestHost, makeHomeFixture, srtCli, type HomeFixture } from './sandboxSupport';
 
 const linux = process.platform === 'linux';
 const escapee = fixtureServer('escapee');
@@ -26,31 +24,16 @@ function script(file: string, body: string): string {
   return file;
 }
 
-interface Fixture { dir: string; home: string; project: string; storage: string; other: string }
+type Fixture = HomeFixture;
 
 function makeFixture(prefix: string): Fixture {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const home = path.join(dir, 'home');
-  const project = path.join(home, 'project');
-  const storage = path.join(dir, 'storage');
-  const other = path.join(home, 'other-project');
-  for (const d of [home, project, storage, other]) mkdirSync(d, { recursive: true });
-  writeFileSync(path.join(other, '.env'), 'API_KEY=SECRET');
+  const f = makeHomeFixture(prefix);
   // An ordinary executable file at the top of another project (gradlew, mvnw, configure, build.sh…).
-  script(path.join(other, 'gradlew'), 'echo "the real gradlew"');
-  return { dir, home, project, storage, other };
+  script(path.join(f.other, 'gradlew'), 'echo "the real gradlew"');
+  return f;
 }
 
-/** A host whose workspace folder is the fixture's project, with the real srt as its sandbox. */
-function testHost(f: Fixture, mayWiden: boolean) {
-  const port: SandboxPort = {
-    runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
-    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
-  };
-  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
-  t.roots.set(f.project);
-  return t;
-}
+const testHost = (f: Fixture, mayWiden: boolean) => homeTestHost(f, mayWiden);
 
 /** Starts declaration `decl` as a workspace server (mayWiden: false), sandboxed, and hands its tool caller to `use`. */
 async function withServer(f: Fixture, decl: Record<string, unknown>, use: (call: (tool: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>, log: () => string) => Promise<void>, mayWiden = false): Promise<void> {

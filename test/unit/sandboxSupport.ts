@@ -1,8 +1,9 @@
 /** Where the tests find srt and ripgrep: the package's CLI script, and rg on PATH or the one code-server ships. */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from './helpers';
+import type { SandboxPort } from '../../src/core';
+import { createTestHost, repoRoot } from './helpers';
 
 export const srtCli = path.join(repoRoot, 'node_modules/@anthropic-ai/sandbox-runtime/dist/cli.js');
 
@@ -15,4 +16,30 @@ export function findRipgrep(): string | undefined {
     for (const candidate of [path.join(modules, 'ripgrep/bin/rg'), path.join(modules, 'ripgrep-universal/bin', arch, 'rg')]) if (existsSync(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** A home folder with a workspace folder (`project`) and another project holding a secret (`other/.env`), and the extension's storage. */
+export interface HomeFixture { dir: string; home: string; project: string; storage: string; other: string }
+
+export function makeHomeFixture(prefix: string): HomeFixture {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const home = path.join(dir, 'home');
+  const project = path.join(home, 'project');
+  const storage = path.join(dir, 'storage');
+  const other = path.join(home, 'other-project');
+  for (const d of [home, project, storage, other]) mkdirSync(d, { recursive: true });
+  writeFileSync(path.join(other, '.env'), 'API_KEY=SECRET');
+  return { dir, home, project, storage, other };
+}
+
+/** A host whose workspace folder is the fixture's project, with the real srt as its sandbox. */
+export function homeTestHost(f: HomeFixture, mayWiden: boolean, storageScope?: string) {
+  const port: SandboxPort = {
+    runtime: process.execPath, cli: srtCli, storageDir: f.storage, protectedPaths: [f.storage], ripgrep: findRipgrep(),
+    sandboxAll: () => false, defaultAllowedDomains: () => [], mayWiden: () => mayWiden, allowUnsandboxed: () => false,
+    ...(storageScope ? { storageScope: () => storageScope } : {}),
+  };
+  const t = createTestHost({ variables: { workspaceFolders: [{ name: 'project', path: f.project }], trusted: true, userHome: f.home, env: process.env }, sandbox: port });
+  t.roots.set(f.project);
+  return t;
 }

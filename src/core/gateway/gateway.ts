@@ -127,9 +127,9 @@ class McpGateway implements Gateway {
       }
       const aborted = new AbortController();
       res.on('close', () => aborted.abort());
-      const method = req.method ?? 'GET';
-      const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, this.maxBody);
-      if (body === undefined && method !== 'GET' && method !== 'HEAD') return sendRefusal(res, 413, 'Request body too large.');
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const body = hasBody ? await readBody(req, this.maxBody) : undefined;
+      if (hasBody && body === undefined) return sendRefusal(res, 413, 'Request body too large.');
       const request = toWebRequest(req, this.origin, aborted.signal, body?.text);
       const parsed = body?.json ? { parsedBody: body.json.value } : {};
       const factory = (subscribed: (uri: string, on: boolean) => void) => createProxyServer({

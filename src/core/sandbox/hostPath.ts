@@ -77,10 +77,9 @@ const insideOf = (folders: readonly string[]) => {
   return (p: string) => within.some(f => isInside(fold(p), f));
 };
 
-/** Whether walking `entry` stands, at any step, inside one of `folders` (or cannot be walked at all). */
-function touches(entry: string, folders: readonly string[]): boolean {
+/** Whether walking `entry` stands, at any step, inside the folders of `inside` (or cannot be walked at all). */
+function touches(entry: string, inside: (p: string) => boolean): boolean {
   const w = walk(entry);
-  const inside = insideOf(folders);
   return w.broken || [path.resolve(entry), ...w.steps].some(inside);
 }
 
@@ -112,7 +111,9 @@ export interface HostPathOptions {
  * folder is root's, and only the first rule holds.
  */
 export function hostPath(pathEnv: string | undefined, untrusted: readonly string[], options: HostPathOptions = {}): string {
-  return absoluteEntries(pathEnv).filter(d => !hasDotSegment(d) && !touches(d, untrusted) && (options.uid === undefined || options.uid === 0 || rootsAlone(d))).join(path.delimiter);
+  const inside = insideOf(untrusted);
+  const strict = options.uid !== undefined && options.uid !== 0;
+  return absoluteEntries(pathEnv).filter(d => !hasDotSegment(d) && !touches(d, inside) && (!strict || rootsAlone(d))).join(path.delimiter);
 }
 
 /**
@@ -134,7 +135,7 @@ export function pathEntriesIn(pathEnv: string | undefined, writable: readonly st
  * its way, or cannot be walked, or — `strict`, for an editor that is not root — someone but root could change it.
  */
 export function refusedProgram(file: string, untrusted: readonly string[], strict: boolean, options: HostPathOptions = {}): string | undefined {
-  if (touches(file, untrusted)) return 'it lies in, or its way passes through, a folder this sandboxed server may write';
+  if (touches(file, insideOf(untrusted))) return 'it lies in, or its way passes through, a folder this sandboxed server may write';
   if (strict && options.uid !== undefined && options.uid !== 0 && !rootsAlone(file)) return 'it, or a folder on its way, is not root\'s alone (another program of yours could change it)';
   return undefined;
 }

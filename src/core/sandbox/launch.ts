@@ -52,26 +52,29 @@ export async function sandboxLaunch(req: SandboxRequest): Promise<SandboxedLaunc
   const { port, declaration: decl, launch } = req;
   if (!wantsSandbox(decl, port)) return { launch };
   const name = decl.name;
+  // No runtime: nothing the user could allow instead (allowUnsandboxed is the embedder's setting).
+  if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
   const roots = rootPaths(req.roots);
-  const id = port ? storageName(name, port.storageScope?.(name) ?? (port.mayWiden(name) ? 'user' : 'workspace')) : '';
-  const dataDir = port ? path.join(port.storageDir, 'sandbox-data', id) : '';
+  const id = storageName(name, port.storageScope?.(name) ?? (port.mayWiden(name) ? 'user' : 'workspace'));
+  const dataDir = path.join(port.storageDir, 'sandbox-data', id);
   // Short: srt's bridge sockets live in it, and a socket's path may not exceed 107 bytes.
   const tempDir = path.join(os.tmpdir(), `mcp-host-${randomBytes(6).toString('hex')}`);
   // What srt and its helpers look programs up on: nothing from a folder this server may write (hostPath.ts),
   // its declared allowWrite folders included (also where they are dropped below: the list only narrows).
-  const untrusted = [...roots, ...dataDir ? [dataDir] : [], tempDir, ...declaredWrites(decl.sandbox, req.userHome)];
+  const untrusted = [...roots, dataDir, tempDir, ...declaredWrites(decl.sandbox, req.userHome)];
+  const uid = process.getuid?.();
   const toolPath = hostPath(process.env.PATH, untrusted);
-  const editorPath = hostPath(process.env.PATH, untrusted, { uid: process.getuid?.() });
+  // srt's own PATH: of those, for an editor that is not root, root's folders alone.
+  const editorPath = hostPath(toolPath, [], { uid });
   let tools: SandboxTools;
   try {
-    if (!port) throw new SandboxUnavailableError('This server must run sandboxed, but this application provides no sandbox runtime.');
     // Looked up outside the server's folders, pinned by real path, and run only if nothing but root can change them.
     tools = checkSandboxSupport({
       platform: req.platform ?? process.platform, pathEnv: toolPath, ripgrep: port.ripgrep, cli: port.cli,
-      refused: (file, strict) => refusedProgram(file, untrusted, strict, { uid: process.getuid?.() }),
+      refused: (file, strict) => refusedProgram(file, untrusted, strict, { uid }),
     });
   } catch (e) {
-    if (e instanceof SandboxUnavailableError && port?.allowUnsandboxed(name)) {
+    if (e instanceof SandboxUnavailableError && port.allowUnsandboxed(name)) {
       req.logger.warn(`Running unsandboxed, as allowed in settings: ${e.message}`);
       return { launch };
     }

@@ -39,18 +39,16 @@ export function checkSandboxSupport(probe: SupportProbe): SandboxTools {
   }
   if (probe.platform !== 'linux') throw new SandboxUnavailableError(`This server must run sandboxed, but ${probe.platform} cannot sandbox local servers (macOS and Linux can).${how}`);
   const refused: string[] = [];
-  const find = (program: string, strict: boolean) => {
-    const found = onPath(program, probe.pathEnv);
+  /** The first of `found` srt may run; the first refused one is told otherwise. */
+  const pick = (found: readonly string[], strict: boolean) => {
     const ok = found.find(f => !probe.refused?.(f, strict));
     if (!ok && found.length) refused.push(`${found[0]}: ${probe.refused?.(found[0], strict)}`);
     return ok;
   };
-  const given = probe.ripgrep && isExecutable(probe.ripgrep) ? probe.ripgrep : undefined;
   const tools = {
-    bwrap: find('bwrap', true), socat: find('socat', true),
-    ripgrep: probe.ripgrep ? (given && !probe.refused?.(given, false) ? given : undefined) : find('rg', false),
+    bwrap: pick(onPath('bwrap', probe.pathEnv), true), socat: pick(onPath('socat', probe.pathEnv), true),
+    ripgrep: pick(probe.ripgrep ? [probe.ripgrep].filter(isExecutable) : onPath('rg', probe.pathEnv), false),
   };
-  if (probe.ripgrep && given && probe.refused?.(given, false)) refused.push(`${given}: ${probe.refused(given, false)}`);
   if (refused.length) {
     throw new SandboxUnavailableError(`This server must run sandboxed, but MCP Host runs on the host only programs a sandboxed server cannot change, and refused ${refused.join('; ')}. ` +
       `Install bubblewrap and socat from your distribution (Debian/Ubuntu: sudo apt-get install bubblewrap socat) and start the server again.${how}`);
